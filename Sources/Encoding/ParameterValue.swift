@@ -1,0 +1,120 @@
+import Foundation
+
+/// One parameter value sorted into the shapes the encoders write.
+///
+/// Both encoders classify values the same way, so a value that one accepts the other accepts
+/// too, and numbers print identically on every platform (Swift's own shortest round-trip
+/// formatting, never `NSNumber`'s locale- or platform-dependent one).
+enum ParameterValue {
+    case string(String)
+    case bool(Bool)
+    /// A number already formatted; valid JSON when `isFinite`.
+    case number(String, isFinite: Bool)
+    case null
+    case array([Any])
+    case dictionary([String: Any])
+    case unsupported(type: String)
+
+    init(_ value: Any) {
+        // The most common types come first: every failed cast costs a runtime check.
+        if let string = value as? String {
+            self = .string(string)
+        } else if type(of: value) is NSNumber.Type, let number = value as? NSNumber {
+            // Before the native casts: on Apple platforms a boolean NSNumber also casts to Int.
+            self = ParameterValue(number: number)
+        } else if let int = value as? Int {
+            self = .number(String(int), isFinite: true)
+        } else if let bool = value as? Bool {
+            self = .bool(bool)
+        } else if let double = value as? Double {
+            self = .number(double.description, isFinite: double.isFinite)
+        } else if let dictionary = value as? [String: Any] {
+            self = .dictionary(dictionary)
+        } else if let array = value as? [Any] {
+            self = .array(array)
+        } else if let optional = value as? any OptionalParameter {
+            if let wrapped = optional.wrappedParameter {
+                self = ParameterValue(wrapped)
+            } else {
+                self = .null
+            }
+        } else if let integer = value as? any BinaryInteger {
+            self = .number(String(describing: integer), isFinite: true)
+        } else if let float = value as? Float {
+            self = .number(float.description, isFinite: float.isFinite)
+        } else if let decimal = value as? Decimal {
+            self = .number(decimal.description, isFinite: decimal.isFinite)
+        } else if let substring = value as? Substring {
+            self = .string(String(substring))
+        } else if let character = value as? Character {
+            self = .string(String(character))
+        } else if let url = value as? URL {
+            self = .string(url.absoluteString)
+        } else if let uuid = value as? UUID {
+            self = .string(uuid.uuidString)
+        } else if value is NSNull {
+            self = .null
+        } else {
+            self = .unsupported(type: String(describing: type(of: value)))
+        }
+    }
+
+    private init(number: NSNumber) {
+        // objCType is "c" for a boolean NSNumber on Linux and Apple platforms alike.
+        switch String(cString: number.objCType) {
+        case "c", "B":
+            self = .bool(number.boolValue)
+        case "d", "f":
+            let double = number.doubleValue
+            self = .number(double.description, isFinite: double.isFinite)
+        case "Q", "L", "I", "S", "C":
+            self = .number(String(number.uint64Value), isFinite: true)
+        default:
+            self = .number(String(number.int64Value), isFinite: true)
+        }
+    }
+}
+
+/// Lets the encoders see through an `Optional` that arrives boxed as `any Sendable`.
+///
+/// Classification runs synchronously inside one encode call, so plain `Any` is enough here.
+protocol OptionalParameter {
+    var wrappedParameter: Any? { get }
+}
+
+extension Optional: OptionalParameter {
+    var wrappedParameter: Any? {
+        switch self {
+        case .some(let value): return value
+        case .none: return nil
+        }
+    }
+}
+
+/// A location inside nested parameters, rendered as `"user.tags[2]"` only when an error needs it.
+struct ParameterKeyPath {
+    private enum Component {
+        case key(String)
+        case index(Int)
+    }
+
+    private var components: [Component] = []
+
+    mutating func push(key: String) { components.append(.key(key)) }
+    mutating func push(index: Int) { components.append(.index(index)) }
+    mutating func pop() { components.removeLast() }
+
+    var rendered: String {
+        var result = ""
+        for component in components {
+            switch component {
+            case .key(let key):
+                if !result.isEmpty { result += "." }
+                result += key
+            case .index(let index):
+                result += "[\(index)]"
+            }
+        }
+        return result
+    }
+}

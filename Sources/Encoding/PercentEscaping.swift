@@ -1,0 +1,46 @@
+import Foundation
+
+/// RFC 3986 percent-escaping for query keys and values.
+///
+/// Only the unreserved characters (`A–Z a–z 0–9 - . _ ~`) and `?` and `/` stay literal, as in
+/// Alamofire's `URLEncoding` (RFC 3986 §3.4 allows `?` and `/` in a query). Everything else,
+/// including `+`, `&`, `=`, `%`, brackets and all non-ASCII bytes of the UTF-8 encoding, becomes
+/// `%XX` with upper-case hex digits.
+enum PercentEscaping {
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    @inline(__always)
+    static func isLiteral(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
+             UInt8(ascii: "?"), UInt8(ascii: "/"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Appends `string` to `output`, escaped for a query component.
+    static func append(_ string: String, escapedTo output: inout [UInt8]) {
+        for byte in string.utf8 {
+            if isLiteral(byte) {
+                output.append(byte)
+            } else {
+                output.append(UInt8(ascii: "%"))
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
+    }
+
+    /// `string` escaped for a query component.
+    static func escape(_ string: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(string.utf8.count)
+        append(string, escapedTo: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
