@@ -6,7 +6,7 @@ import Foundation
 /// Alamofire's `URLEncoding` (RFC 3986 §3.4 allows `?` and `/` in a query). Everything else,
 /// including `+`, `&`, `=`, `%`, brackets and all non-ASCII bytes of the UTF-8 encoding, becomes
 /// `%XX` with upper-case hex digits.
-enum PercentEscaping {
+package enum PercentEscaping {
     private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     @inline(__always)
@@ -34,6 +34,23 @@ enum PercentEscaping {
                 output.append(hexDigits[Int(byte & 0x0F)])
             }
         }
+    }
+
+    /// `string` with everything but the unreserved characters escaped, `?` and `/` included:
+    /// safe as one path segment.
+    package static func escapeAllReserved(_ string: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(string.utf8.count)
+        for byte in string.utf8 {
+            if isLiteral(byte), byte != UInt8(ascii: "?"), byte != UInt8(ascii: "/") {
+                bytes.append(byte)
+            } else {
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(hexDigits[Int(byte >> 4)])
+                bytes.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `string` escaped for a query component.

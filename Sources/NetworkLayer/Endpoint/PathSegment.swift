@@ -1,0 +1,29 @@
+/// A value from user data made safe to stand as exactly one segment of an endpoint's path.
+///
+/// Everything but the unreserved characters (`A–Z a–z 0–9 - . _ ~`) is percent-encoded, so an
+/// id cannot add segments, a query or a fragment, and `.`/`..` cannot climb the path:
+///
+/// ```swift
+/// var path: String {
+///     switch self {
+///     case .user(let name): return "users/\(PathSegment(name))"
+///     }
+/// }
+/// // name "../admin"  -> users/..%2Fadmin
+/// // name "a/b?c#d"   -> users/a%2Fb%3Fc%23d
+/// // name ".."        -> users/%2E%2E
+/// ```
+public struct PathSegment: Sendable, Hashable, CustomStringConvertible {
+    /// The segment, percent-encoded.
+    public let description: String
+
+    /// Encodes `value`'s description as one path segment.
+    public init(_ value: some CustomStringConvertible) {
+        let text = value.description
+        if text == "." || text == ".." {
+            description = String(repeating: "%2E", count: text.count)
+        } else {
+            description = PercentEscaping.escapeAllReserved(text)
+        }
+    }
+}

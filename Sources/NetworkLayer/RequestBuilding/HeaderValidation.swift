@@ -1,0 +1,59 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Header checks that Foundation does not make.
+///
+/// On Linux, FoundationNetworking silently drops a value with CR or LF and sends a *name* with
+/// CR LF verbatim, so `"X-Name\r\nX-Evil: 1"` would inject a header. We reject both before
+/// anything is sent.
+enum HeaderValidation {
+    /// RFC 9110 §5.1: a field name is a `token`.
+    static func isValidName(_ name: String) -> Bool {
+        guard !name.isEmpty else { return false }
+        return name.utf8.allSatisfy(isTokenCharacter)
+    }
+
+    /// RFC 9110 §5.5: visible characters, spaces and tabs; bytes of UTF-8 (obs-text) are passed on.
+    static func isValidValue(_ value: String) -> Bool {
+        value.utf8.allSatisfy { byte in
+            byte == 0x09 || (byte >= 0x20 && byte != 0x7F)
+        }
+    }
+
+    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+
+    /// `name` with control characters made visible, for an error message.
+    static func printable(_ name: String) -> String {
+        name.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F ? String($0) : $0.escaped(asASCII: true) }
+            .joined()
+    }
+}
+
+extension URLRequest {
+    /// Sets `value` for `name`, replacing a field of the same name in any letter case,
+    /// after checking both.
+    mutating func setValidatedHeader(_ value: String, for name: String) throws(RequestBuildingError) {
+        guard HeaderValidation.isValidName(name) else {
+            throw .invalidHeaderName(HeaderValidation.printable(name))
+        }
+        guard HeaderValidation.isValidValue(value) else {
+            throw .invalidHeaderValue(name: name)
+        }
+        if let fields = allHTTPHeaderFields {
+            for existing in fields.keys where existing != name && existing.caseInsensitiveCompare(name) == .orderedSame {
+                setValue(nil, forHTTPHeaderField: existing)
+            }
+        }
+        setValue(value, forHTTPHeaderField: name)
+    }
+}

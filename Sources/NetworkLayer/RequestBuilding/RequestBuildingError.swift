@@ -1,0 +1,47 @@
+/// Why an endpoint could not be turned into a `URLRequest`. Nothing was sent.
+public enum RequestBuildingError: Error, Sendable, Equatable {
+    /// The base URL has no scheme or host, or base URL and path do not form a valid URL.
+    case invalidURL(String)
+
+    /// The path cannot be used as it is, e.g. it carries a `#` fragment, which is never sent.
+    case invalidPath(String, reason: String)
+
+    /// A header name with characters RFC 9110 does not allow in a field name (CR, LF, space,
+    /// `:` and other separators, non-ASCII), or an empty name. The name is shown escaped.
+    case invalidHeaderName(String)
+
+    /// A header value containing CR, LF, NUL or another control character. The value itself is
+    /// not repeated, because it may be a secret.
+    case invalidHeaderValue(name: String)
+
+    /// A body on a method that must not carry one (`GET`, `HEAD`).
+    case bodyNotAllowed(HTTPMethod)
+
+    /// The task's parameters could not be encoded.
+    case parameterEncoding(ParameterEncodingError)
+
+    /// The endpoint's timeout is zero, negative or NaN. (Infinity means "no deadline".)
+    case invalidTimeout(Double)
+}
+
+extension RequestBuildingError {
+    /// A sentence that says what was wrong.
+    public var message: String {
+        switch self {
+        case .invalidURL(let url):
+            return "\"\(url)\" is not a valid http(s) URL."
+        case .invalidPath(let path, let reason):
+            return "The path \"\(path)\" cannot be used: \(reason)."
+        case .invalidHeaderName(let name):
+            return "\"\(name)\" is not a valid header name."
+        case .invalidHeaderValue(let name):
+            return "The value of header \"\(name)\" contains CR, LF or another control character."
+        case .bodyNotAllowed(let method):
+            return "A \(method) request cannot have a body; send the parameters as URL parameters."
+        case .parameterEncoding(let error):
+            return error.errorDescription ?? "\(error)"
+        case .invalidTimeout(let timeout):
+            return "The timeout \(timeout) is not a positive number of seconds."
+        }
+    }
+}

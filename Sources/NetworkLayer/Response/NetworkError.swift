@@ -1,0 +1,139 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Every way a request can fail, each case with its cause and, where the server answered, the
+/// ``Response`` with its status and body, so that no failure loses what the server said.
+///
+/// ```swift
+/// do {
+///     let movie = try await router.request(.details(id: 550), as: Movie.self)
+/// } catch NetworkError.unacceptableStatusCode(let response) where response.statusCode == 404 {
+///     print("no such movie:", response.text)
+/// } catch NetworkError.cancelled {
+///     // the user navigated away
+/// }
+/// ```
+public enum NetworkError: Error, Sendable {
+    /// The endpoint could not be turned into a request; nothing was sent.
+    case invalidRequest(RequestBuildingError)
+
+    /// The transfer failed: offline, connection lost, host not found, Foundation's own timeout.
+    case transport(URLError)
+
+    /// The request did not finish within its deadline (``EndPointType/timeout``), enforced by the
+    /// router whatever the server and Foundation do.
+    case timedOut(after: TimeInterval)
+
+    /// The request was cancelled: through its handle, its router, or the awaiting `Task`.
+    case cancelled
+
+    /// The server answered with a status the endpoint does not accept
+    /// (``EndPointType/acceptableStatusCodes``). The response keeps status, headers and body.
+    case unacceptableStatusCode(Response)
+
+    /// The body could not be decoded into the requested type. The error is usually a
+    /// `DecodingError` with the coding path; the response keeps the body.
+    case decoding(any Error, Response)
+
+    /// Anything else a transport or plugin threw.
+    case underlying(any Error)
+
+    /// The server's response, when there was one.
+    public var response: Response? {
+        switch self {
+        case .unacceptableStatusCode(let response), .decoding(_, let response):
+            return response
+        case .invalidRequest, .transport, .timedOut, .cancelled, .underlying:
+            return nil
+        }
+    }
+
+    /// The HTTP status code, when the server answered.
+    public var statusCode: Int? { response?.statusCode }
+
+    /// Whether the request ran out of time, by the router's deadline or Foundation's timeout.
+    public var isTimeout: Bool {
+        switch self {
+        case .timedOut: return true
+        case .transport(let error): return error.code == .timedOut
+        default: return false
+        }
+    }
+
+    /// Maps whatever a transport or plugin threw to the case a user can act on.
+    init(_ error: any Error) {
+        switch error {
+        case let error as NetworkError:
+            self = error
+        case let error as URLError where error.code == .cancelled:
+            self = .cancelled
+        case let error as URLError:
+            self = .transport(error)
+        case is CancellationError:
+            self = .cancelled
+        case let error as RequestBuildingError:
+            self = .invalidRequest(error)
+        default:
+            self = .underlying(error)
+        }
+    }
+}
+
+extension NetworkError: LocalizedError {
+    /// A sentence that says what failed and, where the server answered, what it said.
+    public var errorDescription: String? {
+        switch self {
+        case .invalidRequest(let error):
+            return "Invalid request: \(error.message)"
+        case .transport(let error):
+            return "The request failed: \(error.localizedDescription) (URLError \(error.code.rawValue))."
+        case .timedOut(let seconds):
+            return "The request did not finish within its \(Self.format(seconds)) s deadline."
+        case .cancelled:
+            return "The request was cancelled."
+        case .unacceptableStatusCode(let response):
+            let body = Self.bodyExcerpt(response.data)
+            return "The server answered \(response.statusCode)"
+                + " \(HTTPURLResponse.localizedString(forStatusCode: response.statusCode))"
+                + (body.isEmpty ? "." : ": \(body)")
+        case .decoding(let error, let response):
+            return "The \(response.statusCode) response could not be decoded: \(Self.describe(error))."
+                + " Body begins: \(Self.bodyExcerpt(response.data))"
+        case .underlying(let error):
+            return "The request failed: \(error.localizedDescription)"
+        }
+    }
+
+    /// The first 200 characters of a body, for messages and logs.
+    static func bodyExcerpt(_ data: Data) -> String {
+        let text = String(decoding: data.prefix(200), as: UTF8.self)
+        return data.count > 200 ? text + "…" : text
+    }
+
+    private static func format(_ seconds: TimeInterval) -> String {
+        seconds.rounded() == seconds ? String(Int(seconds)) : String(seconds)
+    }
+
+    /// A `DecodingError` as "what at which coding path".
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        func path(_ context: DecodingError.Context) -> String {
+            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            return path.isEmpty ? "at the top level" : "at \"\(path)\""
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            return "expected \(type) \(path(context)): \(context.debugDescription)"
+        case .valueNotFound(let type, let context):
+            return "missing \(type) value \(path(context))"
+        case .keyNotFound(let key, let context):
+            return "missing key \"\(key.stringValue)\" \(path(context))"
+        case .dataCorrupted(let context):
+            return "corrupted data \(path(context)): \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}

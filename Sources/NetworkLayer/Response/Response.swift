@@ -1,0 +1,43 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What the server answered to one request: status, headers and body, with the request as sent.
+public struct Response: Sendable, CustomStringConvertible {
+    /// The request as it was sent, after plugins prepared it.
+    public let request: URLRequest
+    /// The HTTP response: status code and headers.
+    public let httpResponse: HTTPURLResponse
+    /// The body, empty when there was none.
+    public let data: Data
+
+    /// Creates a response; transports and stubs build these.
+    public init(request: URLRequest, httpResponse: HTTPURLResponse, data: Data) {
+        self.request = request
+        self.httpResponse = httpResponse
+        self.data = data
+    }
+
+    /// The HTTP status code, e.g. `200`.
+    public var statusCode: Int { httpResponse.statusCode }
+
+    /// The value of the response header `name`, compared case-insensitively.
+    public func header(_ name: String) -> String? {
+        for (key, value) in httpResponse.allHeaderFields {
+            if let key = key as? String, key.caseInsensitiveCompare(name) == .orderedSame {
+                return value as? String
+            }
+        }
+        return nil
+    }
+
+    /// The body as UTF-8 text, with invalid bytes replaced.
+    public var text: String { String(decoding: data, as: UTF8.self) }
+
+    /// `"GET https://… → 200 (1234 bytes)"`.
+    public var description: String {
+        let method = request.httpMethod ?? "GET"
+        return "\(method) \(request.url?.absoluteString ?? "-") → \(statusCode) (\(data.count) bytes)"
+    }
+}

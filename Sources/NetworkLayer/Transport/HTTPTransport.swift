@@ -1,0 +1,30 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Moves one request's bytes: the only part of the package that touches the network.
+///
+/// Everything else (request building, validation, cancellation, deadlines, decoding) runs the
+/// same over any transport, which is how stubbing works and how another HTTP engine plugs in.
+///
+/// A transport must honour Swift task cancellation: when the calling task is cancelled it stops
+/// the transfer and throws (`CancellationError` or `URLError(.cancelled)`).
+///
+/// ```swift
+/// struct RecordingTransport: HTTPTransport {
+///     let base: any HTTPTransport
+///     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+///         print(request.url!)
+///         return try await base.send(request)
+///     }
+/// }
+/// let router = Router<MovieApi>(transport: RecordingTransport(base: URLSessionTransport()))
+/// ```
+public protocol HTTPTransport: Sendable {
+    /// Sends `request` and returns the body and response of whatever status the server gave.
+    ///
+    /// - Throws: `URLError` for transfer failures; any error for other failures. Non-2xx
+    ///   statuses are not errors here: the router validates them.
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
+}

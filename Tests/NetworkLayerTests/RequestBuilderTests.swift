@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+@testable import NetworkLayer
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Endpoint → URLRequest, without a network.
+@Suite("Request building")
+struct RequestBuilderTests {
+    private func url(_ base: String, _ path: String) throws -> String {
+        let endpoint = TestEndpoint(baseURL: try #require(URL(string: base)), path: path)
+        return try #require(try RequestBuilder.makeRequest(for: endpoint).url?.absoluteString)
+    }
+
+    private func buildError(_ endpoint: TestEndpoint) -> RequestBuildingError? {
+        do {
+            _ = try RequestBuilder.makeRequest(for: endpoint)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test(arguments: [
+        ("https://api.example.com/3", "movie/popular"),
+        ("https://api.example.com/3/", "movie/popular"),
+        ("https://api.example.com/3", "/movie/popular"),
+        ("https://api.example.com/3/", "/movie/popular"),
+    ])
+    func oneSlashBetweenBaseAndPath(base: String, path: String) throws {
+        #expect(try url(base, path) == "https://api.example.com/3/movie/popular")
+    }
+
+    @Test func hostOnlyBase() throws {
+        #expect(try url("https://api.example.com", "status") == "https://api.example.com/status")
+    }
+
+    @Test func emptyPathKeepsTheBase() throws {
+        #expect(try url("https://api.example.com/3", "") == "https://api.example.com/3")
+    }
+
+    @Test func trailingSlashOfThePathIsKept() throws {
+        #expect(try url("https://api.example.com", "items/") == "https://api.example.com/items/")
+    }
+
+    @Test func queryInThePathIsAQueryNotPercent3F() throws {
+        #expect(try url("https://api.example.com/3", "search?q=x&lang=en") == "https://api.example.com/3/search?q=x&lang=en")
+    }
+
+    @Test func queryOfTheBaseComesFirst() throws {
+        #expect(try url("https://api.example.com/3?api_key=k", "search?q=x") == "https://api.example.com/3/search?api_key=k&q=x")
+    }
+
+    @Test func urlParametersFollowTheQueryOfThePath() throws {
+        let endpoint = TestEndpoint(
+            baseURL: try #require(URL(string: "https://api.example.com")), path: "search?q=x",
+            task: .requestParameters(bodyParameters: nil, bodyEncoding: .json, urlParameters: ["page": 2]))
+        #expect(try RequestBuilder.makeRequest(for: endpoint).url?.absoluteString == "https://api.example.com/search?q=x&page=2")
+    }
+
+    @Test func spacesAndUnicodeInThePathAreEscapedAndEscapesKept() throws {
+        #expect(try url("https://h.example", "a b/é/%41/100%") == "https://h.example/a%20b/%C3%A9/%41/100%25")
+    }
+
+    @Test func pathSegmentKeepsUserDataInOneSegment() throws {
+        #expect(try url("https://h.example", "users/\(PathSegment("../admin"))") == "https://h.example/users/..%2Fadmin")
+        #expect(try url("https://h.example", "users/\(PathSegment("a/b?c#d"))") == "https://h.example/users/a%2Fb%3Fc%23d")
+        #expect(try url("https://h.example", "users/\(PathSegment(".."))/x") == "https://h.example/users/%2E%2E/x")
+    }
+
+    @Test func fragmentInThePathIsRejected() throws {
+        let endpoint = TestEndpoint(baseURL: try #require(URL(string: "https://h.example")), path: "a#b")
+        #expect(buildError(endpoint) == .invalidPath("a#b", reason: "a \"#\" fragment is never sent to the server"))
+    }
+
+    @Test func baseURLWithoutSchemeOrHostIsRejected() throws {
+        let endpoint = TestEndpoint(baseURL: try #require(URL(string: "api.example.com/3")), path: "x")
+        #expect(buildError(endpoint) == .invalidURL("api.example.com/3"))
+    }
+
+    @Test func methodTimeoutAndCachePolicy() throws {
+        var endpoint = TestEndpoint.offline("x", .patch)
+        endpoint.timeout = 7
+        let request = try RequestBuilder.makeRequest(for: endpoint)
+        #expect(request.httpMethod == "PATCH")
+        #expect(request.timeoutInterval == 7)
+        #expect(request.cachePolicy == .useProtocolCachePolicy)
+    }
+
+    @Test(arguments: [0.0, -1.0, Double.nan])
+    func invalidTimeoutIsRejected(timeout: Double) throws {
+        var endpoint = TestEndpoint.offline()
+        endpoint.timeout = timeout
+        guard case .invalidTimeout = buildError(endpoint) else {
+            Issue.record("expected invalidTimeout for \(timeout)")
+            return
+        }
+    }
+
+    @Test func taskHeadersWinOverEndpointHeadersCaseInsensitively() throws {
+        let endpoint = TestEndpoint.offline(
+            task: .requestParametersAndHeaders(
+                bodyParameters: nil, bodyEncoding: .json, urlParameters: nil,
+                additionalHeaders: ["accept": "text/plain", "X-Task": "1"]),
+            headers: ["Accept": "application/json", "X-Endpoint": "2"])
+        let fields = try RequestBuilder.makeRequest(for: endpoint).allHTTPHeaderFields ?? [:]
+        #expect(fields.filter { $0.key.lowercased() == "accept" }.map(\.value) == ["text/plain"])
+        #expect(fields["X-Task"] == "1")
+        #expect(fields["X-Endpoint"] == "2")
+    }
+
+    @Test(arguments: ["X-Name\r\nX-Evil", "X Name", "X:Name", "", "Ünicode", "X-Name\n"])
+    func invalidHeaderNamesAreRejected(name: String) {
+        let error = buildError(.offline(headers: [name: "v"]))
+        guard case .invalidHeaderName = error else {
+            Issue.record("expected invalidHeaderName for \(name.debugDescription), got \(String(describing: error))")
+            return
+        }
+    }
+
+    @Test(arguments: ["a\r\nX-Evil: 1", "a\nb", "a\rb", "a\u{0}b", "a\u{7F}b"])
+    func invalidHeaderValuesAreRejectedWithoutEchoingThem(value: String) {
+        #expect(buildError(.offline(headers: ["Authorization": value])) == .invalidHeaderValue(name: "Authorization"))
+    }
+
+    @Test func headerValuesWithTabsAndUTF8AreAccepted() throws {
+        let request = try RequestBuilder.makeRequest(for: TestEndpoint.offline(headers: ["X-Note": "a\tb é"]))
+        #expect(request.value(forHTTPHeaderField: "X-Note") == "a\tb é")
+    }
+
+    @Test(arguments: [HTTPMethod.get, .head])
+    func bodyParametersOnGetOrHeadAreRejected(method: HTTPMethod) {
+        let endpoint = TestEndpoint.offline(
+            "x", method, task: .requestParameters(bodyParameters: ["a": 1], bodyEncoding: .json, urlParameters: nil))
+        #expect(buildError(endpoint) == .bodyNotAllowed(method))
+    }
+
+    @Test func rawDataOnGetIsRejected() {
+        #expect(buildError(.offline("x", .get, task: .requestData(Data("x".utf8), contentType: nil))) == .bodyNotAllowed(.get))
+    }
+
+    @Test func urlParametersOnGetGoToTheQuery() throws {
+        let endpoint = TestEndpoint.offline(
+            "x", .get, task: .requestParameters(bodyParameters: nil, bodyEncoding: .json, urlParameters: ["b": 2, "a": "x y"]))
+        let request = try RequestBuilder.makeRequest(for: endpoint)
+        #expect(request.url?.absoluteString == "https://example.invalid/api/x?a=x%20y&b=2")
+        #expect(request.httpBody == nil)
+    }
+
+    @Test func rawDataWithContentType() throws {
+        let request = try RequestBuilder.makeRequest(
+            for: TestEndpoint.offline("x", .post, task: .requestData(Data([0, 1, 2]), contentType: "application/octet-stream")))
+        #expect(request.httpBody == Data([0, 1, 2]))
+        #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/octet-stream")
+    }
+
+    @Test func rawDataKeepsAContentTypeHeader() throws {
+        let request = try RequestBuilder.makeRequest(
+            for: TestEndpoint.offline("x", .post, task: .requestData(Data("<a/>".utf8), contentType: "text/plain"),
+                          headers: ["content-type": "application/xml"]))
+        #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/xml")
+    }
+
+    @Test func encodingErrorsAreRequestBuildingErrors() {
+        let endpoint = TestEndpoint.offline(
+            "x", .post, task: .requestParameters(bodyParameters: ["ratio": Double.nan], bodyEncoding: .json, urlParameters: nil))
+        #expect(buildError(endpoint) == .parameterEncoding(.invalidJSONValue(keyPath: "ratio", reason: "nan is not a JSON number")))
+    }
+
+    @Test func customQueryEncoderOfTheEndpoint() throws {
+        struct Rails: EndPointType {
+            var baseURL: URL { URL(string: "https://example.invalid")! }
+            var path: String { "items" }
+            var httpMethod: HTTPMethod { .get }
+            var task: HTTPTask { .requestParameters(bodyParameters: nil, bodyEncoding: .json, urlParameters: ["id": [1, 2]]) }
+            var headers: HTTPHeaders? { nil }
+            var queryEncoder: URLParameterEncoder { URLParameterEncoder(arrayEncoding: .noBrackets) }
+        }
+        #expect(try RequestBuilder.makeRequest(for: Rails()).url?.absoluteString == "https://example.invalid/items?id=1&id=2")
+    }
+
+    @Test func fileURLBaseIsRejected() {
+        let endpoint = TestEndpoint(baseURL: URL(fileURLWithPath: "/tmp"), path: "x")
+        #expect(buildError(endpoint) == .invalidURL("file:///tmp/"))
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import NetworkLayer
+import TestSupport
+
+/// An endpoint whose every property a test sets; real APIs use enums, tests want one-liners.
+struct TestEndpoint: EndPointType {
+    var baseURL: URL
+    var path: String
+    var httpMethod: HTTPMethod = .get
+    var task: HTTPTask = .request
+    var headers: HTTPHeaders? = nil
+    var timeout: TimeInterval = 10
+    var acceptableStatusCodes: Set<Int> = Set(200..<300)
+
+    static func httpbin(
+        _ path: String, _ method: HTTPMethod = .get, task: HTTPTask = .request,
+        headers: HTTPHeaders? = nil, timeout: TimeInterval = 10
+    ) -> TestEndpoint {
+        TestEndpoint(
+            baseURL: TestServers.httpbin ?? URL(fileURLWithPath: "/no-httpbin"), path: path,
+            httpMethod: method, task: task, headers: headers, timeout: timeout)
+    }
+
+    static func fixture(_ path: String, _ method: HTTPMethod = .get, timeout: TimeInterval = 10) -> TestEndpoint {
+        TestEndpoint(
+            baseURL: TestServers.fixture ?? URL(fileURLWithPath: "/no-fixture"), path: path,
+            httpMethod: method, timeout: timeout)
+    }
+
+    static func offline(_ path: String = "x", _ method: HTTPMethod = .get, task: HTTPTask = .request, headers: HTTPHeaders? = nil) -> TestEndpoint {
+        TestEndpoint(baseURL: URL(string: "https://example.invalid/api")!, path: path, httpMethod: method, task: task, headers: headers)
+    }
+}
+
+/// Counts how often a completion runs, from any thread.
+final class CompletionCounter: @unchecked Sendable {
+    private var results: [Result<Response, NetworkError>] = []
+    private let lock = NSLock()
+
+    func record(_ result: Result<Response, NetworkError>) {
+        lock.lock(); results.append(result); lock.unlock()
+    }
+
+    var count: Int { lock.lock(); defer { lock.unlock() }; return results.count }
+    var first: Result<Response, NetworkError>? { lock.lock(); defer { lock.unlock() }; return results.first }
+}
+
+extension Result where Failure == NetworkError {
+    var isCancelled: Bool {
+        if case .failure(.cancelled) = self { return true }
+        return false
+    }
+}
+
+/// Waits until `condition` holds or `seconds` pass; returns whether it held.
+func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        try? await Task.sleep(nanoseconds: 5_000_000)
+    }
+    return condition()
+}
