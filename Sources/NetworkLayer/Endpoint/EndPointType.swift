@@ -82,6 +82,11 @@ public protocol EndPointType: Sendable {
 
     /// A canned response body for stubbing and previews; empty by default.
     var sampleData: Data { get }
+
+    /// The canned answer used when the router stubs this endpoint (see ``StubBehavior``):
+    /// ``sampleData`` with status 200 and no headers by default. Override it to stub an error
+    /// status or headers.
+    var sampleResponse: StubResponse { get }
 }
 
 /// Created once: the default is read for every response.

@@ -26,7 +26,7 @@ extension Router {
         }
     }
 
-    /// Sends `route` and decodes the body as `T`.
+    /// Sends `route` and decodes the body as `T` (see ``Response/decode(_:using:)`` for empty bodies).
     ///
     /// ```swift
     /// let page = try await router.request(.popular(page: 1), as: MoviePage.self)
@@ -40,12 +40,7 @@ extension Router {
     public func request<T: Decodable>(
         _ route: EndPoint, as type: T.Type, decoder: JSONDecoder = JSONDecoder()
     ) async throws -> T {
-        let response = try await request(route)
-        do {
-            return try decoder.decode(T.self, from: response.data)
-        } catch {
-            throw NetworkError.decoding(error, response)
-        }
+        try await request(route).decode(T.self, using: decoder)
     }
 }
 

@@ -22,10 +22,12 @@ import FoundationNetworking
 /// let page = try await router.request(.popular(page: 1), as: MoviePage.self)
 /// ```
 ///
-/// One request travels one way: ``RequestBuilder`` builds it from the endpoint, the
-/// ``HTTPTransport`` sends it, the endpoint's ``EndPointType/acceptableStatusCodes`` validate the
-/// status, and the outcome is delivered once. The router enforces each endpoint's
-/// ``EndPointType/timeout`` itself.
+/// One request travels one way, top to bottom in this file: ``RequestBuilder`` builds it from
+/// the endpoint; the plugins prepare it; the ``HTTPTransport`` (or a stub) sends it; the
+/// endpoint's ``EndPointType/acceptableStatusCodes`` validate the status; a plugin may replay it
+/// once and the ``RetryPolicy`` may send it again; the plugins see and process the outcome,
+/// which is delivered exactly once. The router enforces each endpoint's
+/// ``EndPointType/timeout`` itself, retries included.
 public final class Router<EndPoint: EndPointType>: NetworkRouter {
     /// Sends the bytes; ``URLSessionTransport`` unless given.
     public let transport: any HTTPTransport
@@ -37,6 +39,15 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     /// thread (a semaphore, `readLine`), pass another queue or use the `async` API.
     public let callbackQueue: DispatchQueue
 
+    /// The plugins, in the order their hooks run.
+    public let plugins: [any PluginType]
+
+    /// When failed requests are sent again; ``RetryPolicy/none`` unless given.
+    public let retryPolicy: RetryPolicy
+
+    /// Decides per endpoint whether to answer from its ``EndPointType/sampleResponse``.
+    public let stubBehavior: @Sendable (EndPoint) -> StubBehavior
+
     private let inFlight = InFlightRequests()
 
     /// Creates a router.
@@ -44,9 +55,22 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     /// - Parameters:
     ///   - transport: Sends the requests; a new ``URLSessionTransport`` by default.
     ///   - callbackQueue: Where completion closures run; `.main` by default.
-    public init(transport: any HTTPTransport = URLSessionTransport(), callbackQueue: DispatchQueue = .main) {
+    ///   - plugins: Hooks run for every request, in this order; none by default.
+    ///   - retryPolicy: When to send failed requests again; ``RetryPolicy/none`` by default.
+    ///   - stubBehavior: Which endpoints answer from their sample response instead of the
+    ///     network; none by default. `{ _ in .immediate }` stubs them all.
+    public init(
+        transport: any HTTPTransport = URLSessionTransport(),
+        callbackQueue: DispatchQueue = .main,
+        plugins: [any PluginType] = [],
+        retryPolicy: RetryPolicy = .none,
+        stubBehavior: @escaping @Sendable (EndPoint) -> StubBehavior = { _ in .never }
+    ) {
         self.transport = transport
         self.callbackQueue = callbackQueue
+        self.plugins = plugins
+        self.retryPolicy = retryPolicy
+        self.stubBehavior = stubBehavior
     }
 
     /// The number of requests started and not yet finished (for diagnostics and tests).
@@ -75,41 +99,135 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         }
     }
 
-    /// Registers a request, then runs its pipeline under its deadline.
+    // MARK: - One request, start to finish
+
+    /// Registers a request and runs its pipeline under its deadline. Whoever finishes the
+    /// request first (pipeline, cancel, deadline) has the plugins see and process the outcome,
+    /// then hands it to `deliver`; the others do nothing.
     func start(
         _ route: EndPoint, deliver: @escaping @Sendable (Result<Response, NetworkError>) -> Void
     ) -> RequestHandle {
         let inFlight = self.inFlight
-        let handle = RequestHandle(id: inFlight.nextID(), deliver: deliver, onFinish: { inFlight.remove($0) })
+        let plugins = self.plugins
+        let context = RequestContext(id: inFlight.nextID(), target: route, startedAt: Date(), attempt: 0)
+        let attempts = Locked(0)
+        let handle = RequestHandle(
+            id: context.id,
+            deliver: { result in
+                var finalContext = context
+                finalContext.attempt = attempts.withLock { $0 }
+                for plugin in plugins { plugin.didReceive(result, context: finalContext) }
+                let processed = plugins.reduce(result) { $1.process($0, context: finalContext) }
+                deliver(processed)
+            },
+            onFinish: { inFlight.remove($0) })
         inFlight.insert(handle)
-        handle.start(timeout: route.timeout) { [self] in
-            await self.perform(route)
+
+        let timeout = route.timeout
+        let deadline = Date().addingTimeInterval(timeout.isFinite ? timeout : RequestHandle.longestDeadline)
+        handle.start(timeout: timeout) { [self] in
+            await perform(route, context: context, deadline: deadline) { attempt in
+                attempts.withLock { $0 = attempt }
+            }
         }
         return handle
     }
 
-    /// The pipeline of one request: build, send, validate.
-    func perform(_ route: EndPoint) async -> Result<Response, NetworkError> {
-        let request: URLRequest
+    /// The pipeline: build, then prepare, send and validate until success, no more retries,
+    /// cancellation or the deadline.
+    func perform(
+        _ route: EndPoint, context: RequestContext, deadline: Date,
+        onAttempt: @Sendable (Int) -> Void
+    ) async -> Result<Response, NetworkError> {
+        let built: URLRequest
         do {
-            request = try RequestBuilder.makeRequest(for: route)
+            built = try RequestBuilder.makeRequest(for: route)
         } catch {
             return .failure(.invalidRequest(error))
         }
-        guard !Task.isCancelled else { return .failure(.cancelled) }
 
+        var context = context
+        var retryCount = 0
+        var didReplay = false
+        while true {
+            guard !Task.isCancelled else { return .failure(.cancelled) }
+            let request: URLRequest
+            do {
+                request = try await prepare(built, context: context)
+            } catch {
+                return .failure(Task.isCancelled ? .cancelled : NetworkError(error))
+            }
+
+            context.attempt += 1
+            onAttempt(context.attempt)
+            for plugin in plugins { plugin.willSend(request, context: context) }
+            let result = await send(request, for: route)
+            guard case .failure(let error) = result else { return result }
+            guard !Task.isCancelled else { return .failure(.cancelled) }
+
+            // A plugin may replay once after an unacceptable status (a refreshed token).
+            if !didReplay, case .unacceptableStatusCode(let response) = error {
+                didReplay = true
+                do {
+                    if try await shouldReplay(after: response, context: context) { continue }
+                } catch {
+                    return .failure(Task.isCancelled ? .cancelled : NetworkError(error))
+                }
+            }
+
+            let failed = RetryPolicy.FailedAttempt(request: request, error: error, retryCount: retryCount)
+            guard let delay = retryPolicy.delay(for: failed),
+                  Date().addingTimeInterval(delay) < deadline
+            else {
+                return result
+            }
+            retryCount += 1
+            do {
+                try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+            } catch {
+                return .failure(.cancelled)
+            }
+        }
+    }
+
+    /// Runs every plugin's `prepare`, in order.
+    private func prepare(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+        var request = request
+        for plugin in plugins {
+            request = try await plugin.prepare(request, context: context)
+        }
+        return request
+    }
+
+    /// One attempt: send through the transport (or a stub) and validate the status.
+    private func send(_ request: URLRequest, for route: EndPoint) async -> Result<Response, NetworkError> {
         let response: Response
         do {
-            let (data, httpResponse) = try await transport.send(request)
+            let (data, httpResponse) = try await transport(for: route).send(request)
             response = Response(request: request, httpResponse: httpResponse, data: data)
         } catch {
             return .failure(Task.isCancelled ? .cancelled : NetworkError(error))
         }
-
         guard route.acceptableStatusCodes.contains(response.statusCode) else {
             return .failure(.unacceptableStatusCode(response))
         }
         return .success(response)
+    }
+
+    private func shouldReplay(after response: Response, context: RequestContext) async throws -> Bool {
+        for plugin in plugins where try await plugin.shouldReplay(after: response, context: context) {
+            return true
+        }
+        return false
+    }
+
+    /// The real transport, or a stub answering with the endpoint's sample response.
+    func transport(for route: EndPoint) -> any HTTPTransport {
+        switch stubBehavior(route) {
+        case .never: return transport
+        case .immediate: return StubTransport(route.sampleResponse)
+        case .delayed(let seconds): return StubTransport(route.sampleResponse, delay: seconds)
+        }
     }
 }
 

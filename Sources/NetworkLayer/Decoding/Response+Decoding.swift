@@ -1,0 +1,43 @@
+import Foundation
+
+extension Response {
+    /// The body decoded as `T` with `decoder`.
+    ///
+    /// An empty body decodes to `nil` when `T` is an `Optional`, and to ``EmptyResponse``; for any
+    /// other type it is a decoding error, like any body that does not match.
+    ///
+    /// ```swift
+    /// let movie = try response.decode(Movie.self)
+    /// ```
+    ///
+    /// - Throws: ``NetworkError/decoding(_:_:)`` with the `DecodingError` (its coding path says
+    ///   where decoding stopped) and this response (its body says what arrived).
+    public func decode<T: Decodable>(_ type: T.Type = T.self, using decoder: JSONDecoder = JSONDecoder()) throws(NetworkError) -> T {
+        if data.isEmpty {
+            if let empty = EmptyResponse() as? T { return empty }
+            if let nilType = T.self as? any ExpressibleByNilLiteral.Type, let none = nilType.init(nilLiteral: ()) as? T {
+                return none
+            }
+        }
+        do {
+            return try decoder.decode(T.self, from: data)
+        } catch {
+            throw .decoding(error, self)
+        }
+    }
+}
+
+extension NetworkError {
+    /// Where decoding stopped, as `"results.[3].title"`, when this is a decoding failure.
+    public var codingPath: String? {
+        guard case .decoding(let error as DecodingError, _) = self else { return nil }
+        let context: DecodingError.Context
+        switch error {
+        case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c):
+            context = c
+        @unknown default:
+            return nil
+        }
+        return context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    }
+}

@@ -1,0 +1,17 @@
+import Foundation
+
+/// What a plugin knows about the request it is called for.
+public struct RequestContext: Sendable {
+    /// Unique among the requests of one router.
+    public let id: UInt64
+    /// The endpoint being requested.
+    public let target: any EndPointType
+    /// When the request was started (`router.request` was called).
+    public let startedAt: Date
+    /// How many times the request has been sent so far, counting retries and replays; 0 before
+    /// the first send.
+    public internal(set) var attempt: Int
+
+    /// Seconds since the request was started.
+    public var elapsed: TimeInterval { Date().timeIntervalSince(startedAt) }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// A canned answer: status, headers and body.
+///
+/// ```swift
+/// var sampleResponse: StubResponse {
+///     StubResponse(statusCode: 200, headers: ["Content-Type": "application/json"], data: Data(#"{"page":1}"#.utf8))
+/// }
+/// ```
+public struct StubResponse: Sendable {
+    /// The status code; 200 by default.
+    public var statusCode: Int
+    /// The response headers; none by default.
+    public var headers: HTTPHeaders
+    /// The body.
+    public var data: Data
+
+    /// Creates a canned answer.
+    public init(statusCode: Int = 200, headers: HTTPHeaders = [:], data: Data = Data()) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.data = data
+    }
+}
+
+/// Whether and how a router answers an endpoint from its ``EndPointType/sampleResponse``
+/// instead of the network.
+public enum StubBehavior: Sendable, Equatable {
+    /// Send the request for real (the default).
+    case never
+    /// Answer at once from the sample response.
+    case immediate
+    /// Answer from the sample response after `seconds`; cancelling during the wait gives
+    /// ``NetworkError/cancelled``.
+    case delayed(seconds: TimeInterval)
+}
+
+extension EndPointType {
+    /// ``sampleData`` with status 200 and no headers.
+    public var sampleResponse: StubResponse {
+        StubResponse(statusCode: 200, data: sampleData)
+    }
+}
