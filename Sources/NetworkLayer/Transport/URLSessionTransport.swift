@@ -30,7 +30,12 @@ public struct URLSessionTransport: HTTPTransport {
     /// - Parameter configuration: `URLSessionConfiguration.default` unless given.
     public init(configuration: URLSessionConfiguration = .default) {
         let delegate = ChallengeDelegate()
-        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        // A concurrent delegate queue: the completion handlers only resume a continuation and the
+        // delegate's state is locked, so nothing needs the serial queue URLSession makes by
+        // default, which serializes every completion of the session.
+        let delegateQueue = OperationQueue()
+        delegateQueue.name = "NetworkLayer.URLSessionTransport"
+        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
         self.session = session
         self.owner = SessionOwner(session: session, delegate: delegate)
     }

@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import NetworkLayer
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// TMDB's error body, as an API would declare it.
+struct TMDBStyleError: Decodable, Sendable {
+    let statusCode: Int
+    let statusMessage: String
+    enum CodingKeys: String, CodingKey {
+        case statusCode = "status_code"
+        case statusMessage = "status_message"
+    }
+}
+
+@Suite("NetworkManager")
+struct NetworkManagerTests {
+    struct Movie: Decodable, Sendable, Equatable {
+        let id: Int
+        let title: String
+    }
+
+    private func manager(_ stub: StubResponse) -> NetworkManager<TestEndpoint> {
+        NetworkManager(
+            router: Router(transport: StubTransport(stub), callbackQueue: DispatchQueue(label: "tests")),
+            errorMessage: .json(TMDBStyleError.self, \.statusMessage))
+    }
+
+    private static let invalidKey = #"{"success":false,"status_code":7,"status_message":"Invalid API key: You must be granted a valid key."}"#
+    private static let notFound = #"{"success":false,"status_code":34,"status_message":"The resource you requested could not be found."}"#
+
+    @Test func decodesTheModel() async throws {
+        let result = await manager(StubResponse(data: Data(#"{"id":550,"title":"Fight Club"}"#.utf8))).request(.offline(), as: Movie.self)
+        #expect(try result.get() == Movie(id: 550, title: "Fight Club"))
+    }
+
+    @Test func tmdb401IsAuthenticationWithTheServerMessage() async throws {
+        let result = await manager(StubResponse(statusCode: 401, data: Data(Self.invalidKey.utf8))).request(.offline(), as: Movie.self)
+        guard case .failure(.authentication(let failure)) = result else {
+            Issue.record("expected authentication, got \(result)")
+            return
+        }
+        #expect(failure.statusCode == 401)
+        #expect(failure.serverMessage == "Invalid API key: You must be granted a valid key.")
+        #expect(APIError.authentication(failure).localizedDescription
+                == "Not authorized (401: Invalid API key: You must be granted a valid key.).")
+    }
+
+    @Test func tmdb404IsNotFoundWithTheServerMessage() async throws {
+        let result = await manager(StubResponse(statusCode: 404, data: Data(Self.notFound.utf8))).request(.offline(), as: Movie.self)
+        guard case .failure(.notFound(let failure)) = result else {
+            Issue.record("expected notFound, got \(result)")
+            return
+        }
+        #expect(failure.serverMessage == "The resource you requested could not be found.")
+        #expect(failure.response.text == Self.notFound)
+    }
+
+    @Test(arguments: [
+        (403, "authentication"), (408, "timeout"), (504, "timeout"), (429, "rateLimited"), (400, "clientError"),
+        (422, "clientError"), (500, "serverError"), (503, "serverError"), (302, "unexpectedStatus"), (600, "unexpectedStatus"),
+    ])
+    func statusCategories(status: Int, category: String) async throws {
+        let result = await manager(StubResponse(statusCode: status)).request(.offline(), as: Movie.self)
+        guard case .failure(let error) = result else {
+            Issue.record("expected a failure")
+            return
+        }
+        let name = String(describing: error).prefix { $0 != "(" }
+        #expect(name == category)
+        #expect(error.statusCode == status)
+        #expect(error.httpFailure?.serverMessage == nil)
+    }
+
+    @Test func rateLimitedCarriesRetryAfter() async throws {
+        let result = await manager(StubResponse(statusCode: 429, headers: ["Retry-After": "7"])).request(.offline(), as: Movie.self)
+        guard case .failure(.rateLimited(let failure)) = result else {
+            Issue.record("expected rateLimited")
+            return
+        }
+        #expect(failure.retryAfter == .seconds(7))
+        #expect(APIError.rateLimited(failure).localizedDescription.hasSuffix("Retry after 7 s."))
+    }
+
+    @Test func transportErrorsAndCancellationStayApartFromHTTPErrors() async throws {
+        struct Offline: HTTPTransport {
+            func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) { throw URLError(.notConnectedToInternet) }
+        }
+        let offline = NetworkManager<TestEndpoint>(router: Router(transport: Offline()))
+        guard case .failure(.transport(let error)) = await offline.request(.offline(), as: Movie.self) else {
+            Issue.record("expected transport")
+            return
+        }
+        #expect(error.code == .notConnectedToInternet)
+
+        let slow = NetworkManager<TestEndpoint>(router: Router(transport: StubTransport(StubResponse(), delay: 5)))
+        let task = Task { await slow.request(.offline(), as: Movie.self) }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        task.cancel()
+        guard case .failure(.cancelled) = await task.value else {
+            Issue.record("expected cancelled")
+            return
+        }
+    }
+
+    @Test func decodingFailureKeepsTheCodingPathAndTheBody() async throws {
+        let body = #"{"id":550,"title":7}"#
+        let result = await manager(StubResponse(data: Data(body.utf8))).request(.offline(), as: Movie.self)
+        guard case .failure(.decoding(let error, let response)) = result else {
+            Issue.record("expected decoding")
+            return
+        }
+        #expect(NetworkError.decoding(error, response).codingPath == "title")
+        #expect(response.text == body)
+        #expect(APIError.decoding(error, response).localizedDescription.contains("Body begins: \(body)"))
+    }
+
+    @Test func emptyBodyDecodesToNilOrEmptyResponse() async throws {
+        let manager = manager(StubResponse(statusCode: 204))
+        var endpoint = TestEndpoint.offline()
+        endpoint.acceptableStatusCodes = [204]
+        #expect(try await manager.request(endpoint, as: Movie?.self).get() == nil)
+        #expect(try await manager.request(endpoint, as: EmptyResponse.self).get() == EmptyResponse())
+        guard case .failure(.decoding) = await manager.request(endpoint, as: Movie.self) else {
+            Issue.record("an empty body is not a Movie")
+            return
+        }
+    }
+
+    @Test func customDecoderOfTheAPI() async throws {
+        struct Page: Decodable, Sendable { let totalPages: Int }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let manager = NetworkManager<TestEndpoint>(
+            router: Router(transport: StubTransport(StubResponse(data: Data(#"{"total_pages":3}"#.utf8)))), decoder: decoder)
+        #expect(try await manager.value(for: .offline(), as: Page.self).totalPages == 3)
+    }
+
+    @Test func completionFormRunsOnceOnTheCallbackQueue() async throws {
+        let manager = manager(StubResponse(data: Data(#"{"id":1,"title":"A"}"#.utf8)))
+        let movie = await withCheckedContinuation { continuation in
+            manager.request(.offline(), as: Movie.self) { continuation.resume(returning: try? $0.get()) }
+        }
+        #expect(movie == Movie(id: 1, title: "A"))
+    }
+
+    @Test func completionFormIsCancellable() async throws {
+        let manager = NetworkManager<TestEndpoint>(router: Router(transport: StubTransport(StubResponse(), delay: 5), callbackQueue: DispatchQueue(label: "tests")))
+        let outcome = await withCheckedContinuation { continuation in
+            let handle = manager.request(.offline(), as: Movie.self) { continuation.resume(returning: $0) }
+            handle.cancel()
+        }
+        guard case .failure(.cancelled) = outcome else {
+            Issue.record("expected cancelled, got \(outcome)")
+            return
+        }
+    }
+
+    @Test(.needsHTTPBin) func againstHTTPBin() async throws {
+        struct Echo: Decodable, Sendable { let args: [String: String] }
+        let manager = NetworkManager<TestEndpoint>()
+        let task = HTTPTask.requestParameters(bodyParameters: nil, bodyEncoding: .json, urlParameters: ["q": "x"])
+        #expect(try await manager.value(for: .httpbin("get", task: task), as: Echo.self).args == ["q": "x"])
+        guard case .failure(.notFound(let failure)) = await manager.request(.httpbin("status/404"), as: Echo.self) else {
+            Issue.record("expected notFound")
+            return
+        }
+        #expect(failure.response.request.url?.path == "/status/404")
+    }
+}
