@@ -29,8 +29,9 @@ struct RetryTests {
         #expect(times.count == 3)
         if times.count == 3 {
             let first = times[1] - times[0], second = times[2] - times[1]
-            #expect(first >= 0.19 && first < 0.6, "first delay \(first)")
-            #expect(second >= 0.39 && second < 0.9, "second delay \(second)")
+            // Generous upper bounds: a loaded 2-core machine delays timers, never advances them.
+            #expect(first >= 0.19 && first < 1.5, "first delay \(first)")
+            #expect(second >= 0.39 && second < 2, "second delay \(second)")
         }
     }
 
@@ -85,7 +86,9 @@ struct RetryTests {
         } catch NetworkError.unacceptableStatusCode(let response) {
             #expect(response.statusCode == 503)
         }
-        #expect(Date().timeIntervalSince(started) < 1)
+        // A retry would have waited the 5 s of Retry-After; one attempt and an answer before the
+        // 2 s deadline show there was none.
+        #expect(Date().timeIntervalSince(started) < 1.9)
         #expect(try await attemptTimes(key).count == 1)
     }
 

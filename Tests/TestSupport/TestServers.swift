@@ -20,7 +20,7 @@ public enum TestServers {
 
     /// Why a server test did not run.
     public static let skipReason =
-        "needs the local test servers: run Scripts/test, which starts them and sets NETWORKLAYER_*_URL"
+        "needs the local test servers: run Scripts/test, which starts them and sets the NETWORKLAYER_* variables"
 
     private static func url(_ name: String) -> URL? {
         guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { return nil }

@@ -45,6 +45,21 @@ public enum HTTPTask: Sendable {
     /// case .createList(let list): return .requestJSONEncodable(list)
     /// ```
     case requestJSONEncodable(any Encodable & Sendable, encoder: JSONEncoder = JSONEncoder())
+
+    /// The file at the URL as the body, streamed from disk with upload progress.
+    /// `contentType` is set as `Content-Type` unless a header gives one.
+    case uploadFile(URL, contentType: String? = nil, urlParameters: Parameters? = nil)
+
+    /// `Data` as the body, sent with upload progress.
+    case uploadData(Data, contentType: String? = nil, urlParameters: Parameters? = nil)
+
+    /// A `multipart/form-data` body; above ``MultipartFormData/streamingThreshold`` it is
+    /// streamed from a temporary file that is removed afterwards.
+    case uploadMultipart(MultipartFormData, urlParameters: Parameters? = nil)
+
+    /// The response body written to a file (see ``DownloadDestination``), with download progress;
+    /// ``Response/fileURL`` is the destination and ``Response/data`` is empty.
+    case download(DownloadDestination, urlParameters: Parameters? = nil)
 }
 
 /// How ``HTTPTask`` body parameters become a body.

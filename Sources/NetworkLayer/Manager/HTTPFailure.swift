@@ -47,7 +47,8 @@ public struct ErrorMessage: Sendable {
     /// Reads no message.
     public static let none = ErrorMessage { _ in nil }
 
-    /// Decodes the body as `Body` and takes the message at `message`.
+    /// Decodes the body as `Body` with `decoder` (a plain `JSONDecoder` unless given; pass the
+    /// API's decoder when `Body` relies on a key strategy) and takes the message at `message`.
     public static func json<Body: Decodable & Sendable>(
         _ type: Body.Type, _ message: KeyPath<Body, String> & Sendable, decoder: JSONDecoder = JSONDecoder()
     ) -> ErrorMessage {

@@ -6,7 +6,8 @@ import Foundation
 ///
 /// ```swift
 /// struct MovieService {
-///     let manager = NetworkManager(router: Router<MovieApi>(), errorMessage: .json(TMDBError.self, \.statusMessage))
+///     // TMDBError has `status_message`, read with a plain JSONDecoder.
+///     let manager = NetworkManager(router: Router<MovieApi>(), errorMessage: .json(TMDBError.self, \.status_message))
 ///
 ///     func popular(page: Int) async -> Result<MoviePage, APIError> {
 ///         await manager.request(.popular(page: page), as: MoviePage.self)

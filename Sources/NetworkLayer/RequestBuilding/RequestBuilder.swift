@@ -14,6 +14,11 @@ public enum RequestBuilder {
     ///
     /// - Throws: ``RequestBuildingError``.
     public static func makeRequest(for endpoint: some EndPointType) throws(RequestBuildingError) -> URLRequest {
+        try makeRequestAndTransfer(for: endpoint).request
+    }
+
+    /// The request, and how its body travels: in the request, as an upload, or as a download.
+    static func makeRequestAndTransfer(for endpoint: some EndPointType) throws(RequestBuildingError) -> (request: URLRequest, transfer: Transfer) {
         let timeout = endpoint.timeout
         guard timeout > 0 else { throw .invalidTimeout(timeout) }
         let url = try URLJoining.url(base: endpoint.baseURL, path: endpoint.path)
@@ -24,6 +29,7 @@ public enum RequestBuilder {
         request.httpMethod = endpoint.httpMethod.rawValue
         try request.setValidatedHeaders(endpoint.headers)
 
+        var transfer = Transfer.inRequest
         switch endpoint.task {
         case .request:
             break
@@ -33,20 +39,52 @@ public enum RequestBuilder {
             try request.setValidatedHeaders(headers)
             try encode(body: bodyParameters, with: bodyEncoding, query: urlParameters, endpoint: endpoint, into: &request)
         case .requestData(let data, let contentType):
-            if let contentType, request.headerValue(named: "Content-Type") == nil {
-                try request.setValidatedHeader(contentType, for: "Content-Type")
-            }
+            try request.setContentTypeIfAbsent(contentType)
             request.httpBody = data
         case .requestJSONEncodable(let value, let encoder):
             try parameterEncoding {
                 try JSONParameterEncoder().encode(urlRequest: &request, encodable: value, encoder: encoder)
             }
+        case .uploadFile(let file, let contentType, let urlParameters):
+            try encode(body: nil, with: .json, query: urlParameters, endpoint: endpoint, into: &request)
+            try request.setContentTypeIfAbsent(contentType)
+            transfer = .upload(.file(file))
+        case .uploadData(let data, let contentType, let urlParameters):
+            try encode(body: nil, with: .json, query: urlParameters, endpoint: endpoint, into: &request)
+            try request.setContentTypeIfAbsent(contentType)
+            transfer = .upload(.data(data))
+        case .uploadMultipart(let form, let urlParameters):
+            try encode(body: nil, with: .json, query: urlParameters, endpoint: endpoint, into: &request)
+            try request.setContentTypeIfAbsent(form.contentType)
+            transfer = .multipart(form)
+        case .download(let destination, let urlParameters):
+            try encode(body: nil, with: .json, query: urlParameters, endpoint: endpoint, into: &request)
+            transfer = .download(destination)
         }
 
-        if request.httpBody != nil && !endpoint.httpMethod.allowsRequestBody {
+        if (request.httpBody != nil || transfer.hasBody) && !endpoint.httpMethod.allowsRequestBody {
             throw .bodyNotAllowed(endpoint.httpMethod)
         }
-        return request
+        return (request, transfer)
+    }
+
+    /// How a request's body travels.
+    enum Transfer: Sendable {
+        /// In `URLRequest.httpBody` (or no body): a plain data task.
+        case inRequest
+        /// Uploaded from memory or a file, with progress.
+        case upload(UploadBody)
+        /// A multipart form, uploaded from memory or, when large, from a temporary file.
+        case multipart(MultipartFormData)
+        /// The response body goes to a file.
+        case download(DownloadDestination)
+
+        var hasBody: Bool {
+            switch self {
+            case .upload, .multipart: return true
+            case .inRequest, .download: return false
+            }
+        }
     }
 
     private static func encode(
@@ -79,6 +117,12 @@ public enum RequestBuilder {
 }
 
 extension URLRequest {
+    mutating func setContentTypeIfAbsent(_ contentType: String?) throws(RequestBuildingError) {
+        if let contentType, headerValue(named: "Content-Type") == nil {
+            try setValidatedHeader(contentType, for: "Content-Type")
+        }
+    }
+
     mutating func setValidatedHeaders(_ headers: HTTPHeaders?) throws(RequestBuildingError) {
         guard let headers else { return }
         // Sorted, so that of two names differing only in case the same one wins every time.

@@ -106,10 +106,12 @@ extension NetworkError: LocalizedError {
         }
     }
 
-    /// The first 200 characters of a body, for messages and logs.
+    /// The first 200 bytes of a body on one line (control characters become spaces), for
+    /// messages and logs.
     static func bodyExcerpt(_ data: Data) -> String {
         let text = String(decoding: data.prefix(200), as: UTF8.self)
-        return data.count > 200 ? text + "…" : text
+        let line = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+        return data.count > 200 ? line + "…" : line
     }
 
     private static func format(_ seconds: TimeInterval) -> String {

@@ -9,14 +9,17 @@ public struct Response: Sendable, CustomStringConvertible {
     public let request: URLRequest
     /// The HTTP response: status code and headers.
     public let httpResponse: HTTPURLResponse
-    /// The body, empty when there was none.
+    /// The body, empty when there was none or when it went to a file.
     public let data: Data
+    /// Where a download's body was put (``HTTPTask/download(_:urlParameters:)``); `nil` otherwise.
+    public let fileURL: URL?
 
     /// Creates a response; transports and stubs build these.
-    public init(request: URLRequest, httpResponse: HTTPURLResponse, data: Data) {
+    public init(request: URLRequest, httpResponse: HTTPURLResponse, data: Data, fileURL: URL? = nil) {
         self.request = request
         self.httpResponse = httpResponse
         self.data = data
+        self.fileURL = fileURL
     }
 
     /// The HTTP status code, e.g. `200`.

@@ -5,12 +5,13 @@ import Foundation
 /// exactly once whatever the timing of the response, ``cancel()`` and the deadline.
 ///
 /// Three parties race to finish a request: the pipeline with its result, a caller with
-/// ``cancel()``, and the deadline timer. Each calls ``finish(_:)``; the first wins and the
-/// others do nothing. Cancellation and the deadline also cancel the pipeline's task, which
-/// cancels the transfer.
+/// ``cancel()``, and the deadline timer. Cancellation and the deadline deliver their error at
+/// once and cancel the pipeline's task, which cancels the transfer. Whoever calls
+/// ``finish(_:)`` first delivers; the others do nothing. Once interrupted, a request reports the
+/// interruption even if its pipeline returns a result in the same instant.
 final class RequestHandle: Cancellable {
     private struct State {
-        var isCancelled = false
+        var interruption: NetworkError?
         var isFinished = false
         var task: Task<Void, Never>?
         var deadline: (any DispatchSourceTimer)?
@@ -20,6 +21,10 @@ final class RequestHandle: Cancellable {
     private let state = Locked(State())
     private let deliver: @Sendable (Result<Response, NetworkError>) -> Void
     private let onFinish: @Sendable (UInt64) -> Void
+
+    /// Deadlines at or beyond this many seconds (about 31 years) are treated as none, so that the
+    /// conversion to nanoseconds cannot overflow.
+    static let longestDeadline: TimeInterval = 1_000_000_000
 
     /// - Parameters:
     ///   - deliver: Hands the outcome to the caller (a callback queue or a continuation).
@@ -35,31 +40,29 @@ final class RequestHandle: Cancellable {
     }
 
     var isCancelled: Bool {
-        state.withLock { $0.isCancelled }
+        state.withLock {
+            if case .cancelled = $0.interruption { return true }
+            return false
+        }
     }
 
     func cancel() {
-        let task = state.withLock { state -> Task<Void, Never>? in
-            state.isCancelled = true
-            return state.task
-        }
-        finish(.failure(.cancelled))
-        task?.cancel()
+        interrupt(with: .cancelled)
     }
 
     /// Runs `operation` as this request's pipeline, failing it with ``NetworkError/timedOut(after:)``
     /// if it has not finished `timeout` seconds from now.
     ///
-    /// A timeout that is not a positive finite number below ``RequestHandle/longestDeadline`` arms
-    /// no timer: infinity means "no deadline", and the request builder rejects zero, negative and
-    /// NaN timeouts before anything is sent.
+    /// A timeout that is not a positive finite number below ``longestDeadline`` arms no timer:
+    /// infinity means "no deadline", and the request builder rejects zero, negative and NaN
+    /// timeouts before anything is sent.
     func start(timeout: TimeInterval, operation: @escaping @Sendable () async -> Result<Response, NetworkError>) {
         var timer: (any DispatchSourceTimer)?
         if timeout > 0, timeout < Self.longestDeadline {
             // Resumed at once: libdispatch traps when a never-resumed source is released.
             let source = DispatchSource.makeTimerSource(queue: .global())
             source.setEventHandler { [weak self] in
-                self?.expire(after: timeout)
+                self?.interrupt(with: .timedOut(after: timeout))
             }
             source.schedule(deadline: .now() + .nanoseconds(Int(timeout * 1_000_000_000)))
             source.resume()
@@ -71,36 +74,39 @@ final class RequestHandle: Cancellable {
             self?.finish(result)
         }
 
-        let (cancelled, finished) = state.withLock { state in
+        let (interrupted, finished) = state.withLock { state in
             state.task = task
             if !state.isFinished { state.deadline = timer }
-            return (state.isCancelled, state.isFinished)
+            return (state.interruption != nil, state.isFinished)
         }
         if finished { timer?.cancel() }
-        if cancelled { task.cancel() }
+        if interrupted { task.cancel() }
     }
 
-    /// Deadlines at or beyond this many seconds (about 31 years) are treated as none, so that the
-    /// conversion to nanoseconds cannot overflow.
-    static let longestDeadline: TimeInterval = 1_000_000_000
-
-    /// Delivers `result` if nothing else has finished the request yet.
+    /// Delivers `result`, or the interruption if there was one, if nothing has finished the
+    /// request yet.
     func finish(_ result: Result<Response, NetworkError>) {
-        let timer = state.withLock { state -> (any DispatchSourceTimer)?? in
-            guard !state.isFinished else { return .none }
+        let claimed = state.withLock { state -> (timer: (any DispatchSourceTimer)?, result: Result<Response, NetworkError>)? in
+            guard !state.isFinished else { return nil }
             state.isFinished = true
             defer { state.deadline = nil }
-            return .some(state.deadline)
+            return (state.deadline, state.interruption.map { .failure($0) } ?? result)
         }
-        guard case .some(let deadline) = timer else { return }
-        deadline?.cancel()
+        guard let claimed else { return }
+        claimed.timer?.cancel()
         onFinish(id)
-        deliver(result)
+        deliver(claimed.result)
     }
 
-    private func expire(after timeout: TimeInterval) {
-        let task = state.withLock { $0.task }
-        finish(.failure(.timedOut(after: timeout)))
+    /// Records the first interruption, delivers it, and stops the pipeline.
+    private func interrupt(with error: NetworkError) {
+        let task = state.withLock { state -> Task<Void, Never>?? in
+            guard !state.isFinished, state.interruption == nil else { return .none }
+            state.interruption = error
+            return .some(state.task)
+        }
+        guard case .some(let task) = task else { return }
+        finish(.failure(error))
         task?.cancel()
     }
 }

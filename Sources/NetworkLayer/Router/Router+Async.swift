@@ -16,10 +16,15 @@ extension Router {
     ///
     /// - Throws: ``NetworkError``, always.
     public func request(_ route: EndPoint) async throws -> Response {
+        try await awaitResponse(route, progress: nil)
+    }
+
+    /// Starts `route` and waits for its outcome, forwarding cancellation of the calling task.
+    func awaitResponse(_ route: EndPoint, progress: ProgressReporter?) async throws -> Response {
         let slot = HandleSlot()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                slot.fill(start(route) { result in continuation.resume(with: result) })
+                slot.fill(start(route, progress: progress) { result in continuation.resume(with: result) })
             }
         } onCancel: {
             slot.cancel()

@@ -105,15 +105,19 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     /// request first (pipeline, cancel, deadline) has the plugins see and process the outcome,
     /// then hands it to `deliver`; the others do nothing.
     func start(
-        _ route: EndPoint, deliver: @escaping @Sendable (Result<Response, NetworkError>) -> Void
+        _ route: EndPoint, progress: ProgressReporter? = nil,
+        deliver: @escaping @Sendable (Result<Response, NetworkError>) -> Void
     ) -> RequestHandle {
         let inFlight = self.inFlight
         let plugins = self.plugins
         let context = RequestContext(id: inFlight.nextID(), target: route, startedAt: Date(), attempt: 0)
         let attempts = Locked(0)
+        let cleanUps = CleanUps()
         let handle = RequestHandle(
             id: context.id,
             deliver: { result in
+                // A cancelled or timed-out transfer's files are removed before anyone hears of it.
+                cleanUps.run()
                 var finalContext = context
                 finalContext.attempt = attempts.withLock { $0 }
                 for plugin in plugins { plugin.didReceive(result, context: finalContext) }
@@ -126,7 +130,7 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         let timeout = route.timeout
         let deadline = Date().addingTimeInterval(timeout.isFinite ? timeout : RequestHandle.longestDeadline)
         handle.start(timeout: timeout) { [self] in
-            await perform(route, context: context, deadline: deadline) { attempt in
+            await perform(route, context: context, deadline: deadline, progress: progress, cleanUps: cleanUps) { attempt in
                 attempts.withLock { $0 = attempt }
             }
         }
@@ -136,15 +140,25 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     /// The pipeline: build, then prepare, send and validate until success, no more retries,
     /// cancellation or the deadline.
     func perform(
-        _ route: EndPoint, context: RequestContext, deadline: Date,
-        onAttempt: @Sendable (Int) -> Void
+        _ route: EndPoint, context: RequestContext, deadline: Date, progress: ProgressReporter?,
+        cleanUps: CleanUps, onAttempt: @Sendable (Int) -> Void
     ) async -> Result<Response, NetworkError> {
         let built: URLRequest
+        let body: TransferBody
         do {
-            built = try RequestBuilder.makeRequest(for: route)
-        } catch {
+            let (request, transfer) = try RequestBuilder.makeRequestAndTransfer(for: route)
+            built = request
+            body = try TransferBody(transfer)
+        } catch let error as RequestBuildingError {
             return .failure(.invalidRequest(error))
+        } catch {
+            return .failure(NetworkError(error))
         }
+        // Removes a multipart body's temporary file and a failed download's working file, both
+        // here, before the pipeline's outcome is delivered, and at delivery if the request is
+        // interrupted first.
+        cleanUps.add(body.cleanUp)
+        defer { body.cleanUp() }
 
         var context = context
         var retryCount = 0
@@ -161,8 +175,14 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
             context.attempt += 1
             onAttempt(context.attempt)
             for plugin in plugins { plugin.willSend(request, context: context) }
-            let result = await send(request, for: route)
-            guard case .failure(let error) = result else { return result }
+            let result = await send(request, body: body, for: route, progress: progress)
+            guard case .failure(let error) = result else {
+                body.succeeded()
+                if case .success(let response) = result {
+                    progress?.finish(total: body.transferredBytes(of: response))
+                }
+                return result
+            }
             guard !Task.isCancelled else { return .failure(.cancelled) }
 
             // A plugin may replay once after an unacceptable status (a refreshed token).
@@ -199,17 +219,40 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         return request
     }
 
-    /// One attempt: send through the transport (or a stub) and validate the status.
-    private func send(_ request: URLRequest, for route: EndPoint) async -> Result<Response, NetworkError> {
-        let response: Response
+    /// One attempt: send through the transport (or a stub), validate the status, and put a
+    /// download in place.
+    private func send(
+        _ request: URLRequest, body: TransferBody, for route: EndPoint, progress: ProgressReporter?
+    ) async -> Result<Response, NetworkError> {
+        let transport = transport(for: route)
+        let report: TransferProgressHandler = { completed, total in progress?.report(completed: completed, total: total) }
+        var response: Response
         do {
-            let (data, httpResponse) = try await transport(for: route).send(request)
-            response = Response(request: request, httpResponse: httpResponse, data: data)
+            switch body {
+            case .inRequest:
+                let (data, httpResponse) = try await transport.send(request)
+                response = Response(request: request, httpResponse: httpResponse, data: data)
+            case .upload(let upload, _):
+                let (data, httpResponse) = try await transport.upload(request, body: upload, progress: report)
+                response = Response(request: request, httpResponse: httpResponse, data: data)
+            case .download(let download):
+                let ranged = download.resumeRequest(request)
+                let (data, httpResponse) = try await transport.download(ranged, to: download.workFile, progress: report)
+                response = Response(request: ranged, httpResponse: httpResponse, data: data)
+            }
         } catch {
             return .failure(Task.isCancelled ? .cancelled : NetworkError(error))
         }
         guard route.acceptableStatusCodes.contains(response.statusCode) else {
             return .failure(.unacceptableStatusCode(response))
+        }
+        if case .download(let download) = body, (200..<300).contains(response.statusCode) {
+            do {
+                let file = try download.moveIntoPlace()
+                response = Response(request: response.request, httpResponse: response.httpResponse, data: Data(), fileURL: file)
+            } catch {
+                return .failure(NetworkError(error))
+            }
         }
         return .success(response)
     }
@@ -228,6 +271,19 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         case .immediate: return StubTransport(route.sampleResponse)
         case .delayed(let seconds): return StubTransport(route.sampleResponse, delay: seconds)
         }
+    }
+}
+
+/// What must be removed when a request ends, however it ends. Running twice is harmless.
+final class CleanUps: Sendable {
+    private let actions = Locked<[@Sendable () -> Void]>([])
+
+    func add(_ action: @escaping @Sendable () -> Void) {
+        actions.withLock { $0.append(action) }
+    }
+
+    func run() {
+        for action in actions.withLock({ $0 }) { action() }
     }
 }
 

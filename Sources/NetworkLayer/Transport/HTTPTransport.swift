@@ -27,4 +27,12 @@ public protocol HTTPTransport: Sendable {
     /// - Throws: `URLError` for transfer failures; any error for other failures. Non-2xx
     ///   statuses are not errors here: the router validates them.
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
+
+    /// Sends `request` with a body kept outside it, reporting bytes sent. Has a default
+    /// implementation (see ``HTTPTransport/upload(_:body:progress:)-extension``).
+    func upload(_ request: URLRequest, body: UploadBody, progress: @escaping TransferProgressHandler) async throws -> (Data, HTTPURLResponse)
+
+    /// Sends `request` and writes a 2xx body into `file`, reporting bytes received. Has a default
+    /// implementation (see ``HTTPTransport/download(_:to:progress:)-extension``).
+    func download(_ request: URLRequest, to file: URL, progress: @escaping TransferProgressHandler) async throws -> (Data, HTTPURLResponse)
 }

@@ -1,0 +1,181 @@
+import Foundation
+
+/// A `multipart/form-data` body (RFC 7578): text fields, in-memory data and files.
+///
+/// ```swift
+/// var form = MultipartFormData()
+/// form.append("Weekend watchlist", name: "title")
+/// form.append(jsonData, name: "meta", fileName: "meta.json", mimeType: "application/json")
+/// form.append(fileAt: posterURL, name: "poster", mimeType: "image/jpeg")
+/// // HTTPTask.uploadMultipart(form)
+/// ```
+///
+/// The boundary is 32 random hex digits; it is regenerated if any in-memory part contains it
+/// (file parts are not scanned: a collision has probability 2⁻¹²⁸). Parts are framed with CRLF
+/// as RFC 7578 requires. Bodies larger than ``streamingThreshold`` are written to a temporary
+/// file in 1 MiB chunks instead of being held in memory; the router removes that file afterwards.
+public struct MultipartFormData: Sendable {
+    /// What one part holds.
+    enum Content: Sendable {
+        case data(Data)
+        case file(URL, size: UInt64)
+    }
+
+    struct Part: Sendable {
+        let headers: String
+        let content: Content
+    }
+
+    /// Bodies larger than this many bytes (10 MiB) are streamed from a temporary file.
+    public static let streamingThreshold: UInt64 = 10 * 1024 * 1024
+
+    /// The boundary between parts.
+    public private(set) var boundary: String
+    private(set) var parts: [Part] = []
+
+    /// Creates an empty form with a random boundary.
+    public init() {
+        boundary = Self.randomBoundary()
+    }
+
+    /// `multipart/form-data; boundary=…`, the request's `Content-Type`.
+    public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+
+    /// Appends a text field.
+    public mutating func append(_ value: String, name: String) {
+        append(Data(value.utf8), name: name, fileName: nil, mimeType: nil)
+    }
+
+    /// Appends in-memory data, as a file when `fileName` is given.
+    ///
+    /// - Parameters:
+    ///   - mimeType: The part's `Content-Type`; `application/octet-stream` for a file part
+    ///     without one, none for a plain field.
+    public mutating func append(_ data: Data, name: String, fileName: String? = nil, mimeType: String? = nil) {
+        parts.append(Part(headers: Self.headers(name: name, fileName: fileName, mimeType: mimeType), content: .data(data)))
+        ensureBoundaryIsUnique()
+    }
+
+    /// Appends the file at `fileURL`, read when the body is written.
+    ///
+    /// - Parameters:
+    ///   - fileName: The name the server sees; the file's own name by default.
+    ///   - mimeType: `application/octet-stream` by default.
+    /// - Throws: ``MultipartFormDataError/unreadableFile(_:)`` when the file does not exist or
+    ///   is not a regular file.
+    public mutating func append(fileAt fileURL: URL, name: String, fileName: String? = nil, mimeType: String? = nil) throws {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: fileURL.path)
+        guard let attributes, attributes[.type] as? FileAttributeType == .typeRegular,
+              let size = (attributes[.size] as? NSNumber)?.uint64Value
+        else {
+            throw MultipartFormDataError.unreadableFile(fileURL.path)
+        }
+        let headers = Self.headers(name: name, fileName: fileName ?? fileURL.lastPathComponent, mimeType: mimeType)
+        parts.append(Part(headers: headers, content: .file(fileURL, size: size)))
+    }
+
+    /// The size of the encoded body in bytes.
+    public var contentLength: UInt64 {
+        let boundaryLine = UInt64("--\(boundary)\r\n".utf8.count)
+        let partsLength = parts.reduce(UInt64(0)) { total, part in
+            let content: UInt64
+            switch part.content {
+            case .data(let data): content = UInt64(data.count)
+            case .file(_, let size): content = size
+            }
+            return total + boundaryLine + UInt64(part.headers.utf8.count) + content + 2
+        }
+        return partsLength + UInt64("--\(boundary)--\r\n".utf8.count)
+    }
+
+    /// The whole body in memory. For large forms prefer ``writeBody(to:)``.
+    ///
+    /// - Throws: ``MultipartFormDataError/unreadableFile(_:)`` when a file part cannot be read.
+    public func encode() throws -> Data {
+        var body = Data()
+        try write { body.append($0) }
+        return body
+    }
+
+    /// Writes the body to a new file at `fileURL`, reading file parts in 1 MiB chunks.
+    ///
+    /// - Throws: ``MultipartFormDataError`` when a part cannot be read or the file written.
+    public func writeBody(to fileURL: URL) throws {
+        guard FileManager.default.createFile(atPath: fileURL.path, contents: nil),
+              let output = try? FileHandle(forWritingTo: fileURL)
+        else {
+            throw MultipartFormDataError.unwritableFile(fileURL.path)
+        }
+        defer { try? output.close() }
+        try write { chunk in output.write(chunk) }
+    }
+
+    private func write(_ emit: (Data) throws -> Void) throws {
+        for part in parts {
+            try emit(Data("--\(boundary)\r\n\(part.headers)".utf8))
+            switch part.content {
+            case .data(let data):
+                try emit(data)
+            case .file(let url, _):
+                guard let input = try? FileHandle(forReadingFrom: url) else {
+                    throw MultipartFormDataError.unreadableFile(url.path)
+                }
+                defer { try? input.close() }
+                while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
+                    try emit(chunk)
+                }
+            }
+            try emit(Data("\r\n".utf8))
+        }
+        try emit(Data("--\(boundary)--\r\n".utf8))
+    }
+
+    private static func headers(name: String, fileName: String?, mimeType: String?) -> String {
+        var disposition = "Content-Disposition: form-data; name=\"\(quoted(name))\""
+        if let fileName { disposition += "; filename=\"\(quoted(fileName))\"" }
+        var headers = disposition + "\r\n"
+        if let type = mimeType ?? (fileName == nil ? nil : "application/octet-stream") {
+            headers += "Content-Type: \(type)\r\n"
+        }
+        return headers + "\r\n"
+    }
+
+    /// RFC 7578 §4.2: quotes, CR and LF in names are percent-encoded, as browsers do.
+    private static func quoted(_ text: String) -> String {
+        text.replacingOccurrences(of: "\"", with: "%22")
+            .replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    private static func randomBoundary() -> String {
+        let random = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        return "networklayer.boundary.\(random)"
+    }
+
+    private mutating func ensureBoundaryIsUnique() {
+        while parts.contains(where: { part in
+            guard case .data(let data) = part.content else { return false }
+            return data.range(of: Data(boundary.utf8)) != nil || part.headers.contains(boundary)
+        }) {
+            boundary = Self.randomBoundary()
+        }
+    }
+}
+
+/// Why a multipart body could not be built.
+public enum MultipartFormDataError: Error, Sendable, Equatable {
+    /// A file part does not exist, is not a regular file, or could not be read.
+    case unreadableFile(String)
+    /// The temporary body file could not be created or written.
+    case unwritableFile(String)
+}
+
+extension MultipartFormDataError: LocalizedError {
+    /// A sentence naming the file.
+    public var errorDescription: String? {
+        switch self {
+        case .unreadableFile(let path): return "The file \"\(path)\" cannot be read for a multipart body."
+        case .unwritableFile(let path): return "The multipart body could not be written to \"\(path)\"."
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension Router {
+    /// Sends `route` (usually an upload or a download) and reports its progress.
+    ///
+    /// Progress never goes back, and a successful transfer ends with an event at exactly 1.0.
+    /// `progress` is called on no particular thread.
+    ///
+    /// ```swift
+    /// let response = try await router.request(.download(id: 7, to: destination)) { progress in
+    ///     print(progress.fractionCompleted ?? 0)
+    /// }
+    /// print(response.fileURL!)
+    /// ```
+    ///
+    /// - Throws: ``NetworkError``, always.
+    public func request(_ route: EndPoint, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> Response {
+        try await awaitResponse(route, progress: ProgressReporter(progress))
+    }
+
+    /// Sends `route`, reporting progress and then the outcome, both on ``callbackQueue``.
+    ///
+    /// - Returns: A handle that cancels this request.
+    @discardableResult
+    public func request(
+        _ route: EndPoint, progress: @escaping @Sendable (TransferProgress) -> Void,
+        completion: @escaping @Sendable (Result<Response, NetworkError>) -> Void
+    ) -> any Cancellable {
+        let queue = callbackQueue
+        let reporter = ProgressReporter { event in queue.async { progress(event) } }
+        return start(route, progress: reporter) { result in
+            queue.async { completion(result) }
+        }
+    }
+
+    /// Starts `route` and returns its progress as an `AsyncStream` and its outcome.
+    ///
+    /// ```swift
+    /// let transfer = router.transfer(.upload(file))
+    /// for await progress in transfer.progress {
+    ///     bar.value = progress.fractionCompleted ?? 0
+    /// }
+    /// let response = try await transfer.response()
+    /// ```
+    public func transfer(_ route: EndPoint) -> Transfer {
+        let (stream, continuation) = AsyncStream.makeStream(of: TransferProgress.self, bufferingPolicy: .unbounded)
+        let task = Task {
+            defer { continuation.finish() }
+            return try await awaitResponse(route, progress: ProgressReporter { continuation.yield($0) })
+        }
+        return Transfer(progress: stream, task: task)
+    }
+}
+
+/// A request started by ``Router/transfer(_:)``: its progress as a stream, and its outcome.
+public struct Transfer: Sendable {
+    /// Progress events, ending when the request finishes.
+    public let progress: AsyncStream<TransferProgress>
+    private let task: Task<Response, any Error>
+
+    init(progress: AsyncStream<TransferProgress>, task: Task<Response, any Error>) {
+        self.progress = progress
+        self.task = task
+    }
+
+    /// Waits for the outcome.
+    ///
+    /// - Throws: ``NetworkError``.
+    public func response() async throws -> Response {
+        try await task.value
+    }
+
+    /// Cancels the request; ``response()`` throws ``NetworkError/cancelled``.
+    public func cancel() {
+        task.cancel()
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+@testable import NetworkLayer
+
+@Suite("MultipartFormData")
+struct MultipartFormDataTests {
+    @Test func framesPartsWithCRLFAndAClosingBoundary() throws {
+        var form = MultipartFormData()
+        form.append("v", name: "a")
+        form.append(Data([1, 2]), name: "f", fileName: "x.bin")
+        let b = form.boundary
+        let expected = "--\(b)\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nv\r\n"
+            + "--\(b)\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n\u{01}\u{02}\r\n"
+            + "--\(b)--\r\n"
+        #expect(try form.encode() == Data(expected.utf8))
+        #expect(form.contentLength == UInt64(expected.utf8.count))
+        #expect(form.contentType == "multipart/form-data; boundary=\(b)")
+    }
+
+    @Test func aPartContainingTheBoundaryGetsANewBoundary() {
+        var form = MultipartFormData()
+        let original = form.boundary
+        form.append("before --\(original) after", name: "evil")
+        #expect(form.boundary != original)
+        #expect(!(form.boundary.isEmpty))
+    }
+
+    @Test func boundariesAreRandom() {
+        #expect(MultipartFormData().boundary != MultipartFormData().boundary)
+    }
+
+    @Test func quotesAndNewlinesInNamesAreEscaped() throws {
+        var form = MultipartFormData()
+        form.append("v", name: "a\"b\r\nc")
+        #expect(String(decoding: try form.encode(), as: UTF8.self).contains("name=\"a%22b%0D%0Ac\""))
+    }
+
+    @Test func missingFileIsATypedError() {
+        var form = MultipartFormData()
+        #expect(throws: MultipartFormDataError.unreadableFile("/no/such/file")) {
+            try form.append(fileAt: URL(fileURLWithPath: "/no/such/file"), name: "f")
+        }
+    }
+
+    @Test func writesTheSameBytesToAFileAsInMemory() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = folder.appendingPathComponent("src.bin")
+        try Data((0..<3_000_000).map { UInt8($0 % 251) }).write(to: source)
+        var form = MultipartFormData()
+        form.append("x", name: "field")
+        try form.append(fileAt: source, name: "file", mimeType: "application/x-test")
+        let target = folder.appendingPathComponent("body")
+        try form.writeBody(to: target)
+        #expect(try Data(contentsOf: target) == (try form.encode()))
+        #expect(UInt64(try Data(contentsOf: target).count) == form.contentLength)
+    }
+}
