@@ -7,6 +7,7 @@ try runEncodingBenchmarks()
 try await runOverheadBenchmark()
 if let server = ProcessInfo.processInfo.environment["NETWORKLAYER_FIXTURE_URL"].flatMap(URL.init(string:)) {
     try await runRouterBenchmarks(server: server)
+    try await runTransferBenchmarks(server: server)
 } else {
     print("\n(NETWORKLAYER_FIXTURE_URL not set: network benchmarks skipped; use Scripts/bench)")
 }
