@@ -22,6 +22,9 @@ public enum RetryAfter: Sendable, Equatable {
             self = .seconds(TimeInterval(seconds))
             return
         }
+        // The shortest HTTP-date (asctime) has 24 characters; skip the formatters for anything
+        // shorter. A formatter is made per call because DateFormatter is not Sendable.
+        guard value.utf8.count >= 24 else { return nil }
         for format in Self.dateFormats {
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
