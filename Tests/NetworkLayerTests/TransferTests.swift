@@ -215,6 +215,24 @@ struct TransferTests {
         #expect((echo["headers"] as? [String: String])?["Content-Type"] == form.contentType)
     }
 
+    /// httpbin's /stream-bytes (at most 100 KiB) answers chunked, with no Content-Length: the total is unknown
+    /// until the end, and the events say so instead of inventing a fraction.
+    @Test(.needsHTTPBin) func unknownTotalsAreReportedAsUnknownUntilTheEnd() async throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var endpoint = TestEndpoint.httpbin("stream-bytes/100000?chunk_size=1000&seed=7")
+        endpoint.task = .download(DownloadDestination(folder.appendingPathComponent("chunked.bin")))
+        let log = ProgressLog()
+        let response = try await router.request(endpoint) { log.record($0) }
+        #expect(response.header("Content-Length") == nil)
+        #expect(TransferBody.size(of: try #require(response.fileURL)) == 100_000)
+        let events = log.all
+        #expect(events.count > 2)
+        #expect(events.dropLast().allSatisfy { $0.totalBytes == nil && $0.fractionCompleted == nil })
+        #expect(events.last == TransferProgress(completedBytes: 100_000, totalBytes: 100_000))
+        #expect(log.isMonotonicAndComplete)
+    }
+
     @Test func uploadOnGetIsRejected() async throws {
         await #expect(throws: NetworkError.self) {
             try await router.request(endpoint("upload", .get, task: .uploadData(Data("x".utf8))))
