@@ -7,7 +7,8 @@ assert on titles. This fake answers the same paths with the same JSON shapes
 and TMDB's real error bodies, but with deterministic data, including the
 awkward records TMDB really sends (null images, empty release dates, missing
 genre_ids, non-ASCII titles), and scripted failures: 401, 404, 429 with
-Retry-After, 500.
+Retry-After, 500. The HTTP/1.1 machinery is http_fixture.py, shared with
+fixture_server.py; this file holds only TMDB's routes, data and errors.
 
 Usage:  python3 fake_tmdb.py --port N [--port-file PATH] [--verbose]
 
@@ -25,295 +26,21 @@ Python 3.11 standard library only; binds to 127.0.0.1 and nothing else.
 
 from __future__ import annotations
 
-import argparse
-import asyncio
-import email.utils
-import json
-import logging
-import os
 import re
-import signal
-import sys
-import time
-import traceback
-from http import HTTPStatus
-from urllib.parse import parse_qs, unquote, urlsplit
 
-HOST = "127.0.0.1"
+# http_fixture.py sits next to this file. Python puts a script's own directory
+# first on sys.path, so this import works whatever the working directory is.
+import http_fixture
+from http_fixture import Response, main
+
 SERVER_NAME = "networklayer-fake-tmdb"
 # TMDB's own spelling (no space), which a strict client might compare.
 JSON_TYPE = "application/json;charset=utf-8"
 
-# Generous enough for any header block a test sends, small enough that a
-# runaway client cannot make us buffer without bound.
-HEADER_LIMIT = 64 * 1024
-BODY_CHUNK = 64 * 1024
-
-VERBOSE = False
-
-# Every connection task, so shutdown can cancel idle keep-alive connections
-# instead of waiting for their clients.
-CONNECTIONS: set[asyncio.Task] = set()
-
-REASONS = {status.value: status.phrase for status in HTTPStatus}
-
-
-# --------------------------------------------------------------------------
-# HTTP/1.1 plumbing (the same as fixture_server.py, minus streaming
-# responses: each file stays self-contained so either runs on its own)
-# --------------------------------------------------------------------------
-
-class BadRequest(Exception):
-    """A request we cannot frame; the connection is answered and then closed
-    because we no longer know where the next request starts."""
-
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
-class Response:
-    __slots__ = ("status", "headers", "body")
-
-    def __init__(self, status, headers=(), body=b""):
-        self.status = status
-        self.headers = headers
-        self.body = body
-
-
-_BODY_NONE, _BODY_UNREAD, _BODY_READING, _BODY_DONE = range(4)
-
-
-class Request:
-    __slots__ = ("method", "target", "version", "headers", "path", "query_string",
-                 "_query", "keep_alive", "reader", "writer",
-                 "_chunked", "_length", "_expect_continue", "_body_state")
-
-    @property
-    def query(self) -> dict[str, str]:
-        if self._query is None:
-            parsed = parse_qs(self.query_string, keep_blank_values=True)
-            self._query = {name: values[0] for name, values in parsed.items()}
-        return self._query
-
-    async def body_chunks(self):
-        """Yield the request body as it arrives. No TMDB route reads a body,
-        but it must still be consumed to find the next keep-alive request."""
-        if self._body_state != _BODY_UNREAD:
-            return
-        self._body_state = _BODY_READING
-        if self._expect_continue:
-            # Invite the body only when we are about to read it.
-            self.writer.write(b"HTTP/1.1 100 Continue\r\n\r\n")
-        reader = self.reader
-        if self._chunked:
-            while True:
-                size_line = await reader.readline()
-                if not size_line.endswith(b"\n"):
-                    raise asyncio.IncompleteReadError(size_line, None)
-                size_text = size_line.split(b";", 1)[0].strip()  # drop chunk extensions
-                try:
-                    remaining = int(size_text, 16)
-                except ValueError:
-                    raise BadRequest(400, "bad chunk size") from None
-                if remaining < 0:
-                    raise BadRequest(400, "bad chunk size")
-                if remaining == 0:
-                    # Trailer section: header lines up to an empty line.
-                    while True:
-                        line = await reader.readline()
-                        if not line.endswith(b"\n"):
-                            raise asyncio.IncompleteReadError(line, None)
-                        if line in (b"\r\n", b"\n"):
-                            break
-                    break
-                while remaining:
-                    data = await reader.read(min(remaining, BODY_CHUNK))
-                    if not data:
-                        raise asyncio.IncompleteReadError(b"", remaining)
-                    remaining -= len(data)
-                    yield data
-                if (await reader.readline()).strip():
-                    raise BadRequest(400, "chunk not followed by CRLF")
-        else:
-            remaining = self._length
-            while remaining:
-                data = await reader.read(min(remaining, BODY_CHUNK))
-                if not data:
-                    raise asyncio.IncompleteReadError(b"", remaining)
-                remaining -= len(data)
-                yield data
-        self._body_state = _BODY_DONE
-
-    async def discard_body(self) -> bool:
-        """False means the body was left half read and the connection cannot
-        be reused."""
-        if self._body_state == _BODY_READING:
-            return False
-        async for _ in self.body_chunks():
-            pass
-        return True
-
-
-async def read_request(reader: asyncio.StreamReader, writer) -> Request | None:
-    """Read one request head. None means the client closed between requests,
-    which is the normal end of a keep-alive connection."""
-    try:
-        head = await reader.readuntil(b"\r\n\r\n")
-    except asyncio.IncompleteReadError:
-        return None
-    except asyncio.LimitOverrunError:
-        raise BadRequest(431, "request header fields too large") from None
-
-    # RFC 9112 2.2: tolerate stray CRLFs some clients send after a body.
-    lines = head.decode("latin-1").lstrip("\r\n").split("\r\n")
-    parts = lines[0].split(" ")
-    if len(parts) != 3 or not parts[2].startswith("HTTP/1."):
-        raise BadRequest(400, "malformed request line")
-    method, target, version = parts
-
-    headers: dict[str, str] = {}
-    for line in lines[1:]:
-        if not line:
-            continue
-        name, sep, value = line.partition(":")
-        if not sep or not name or name != name.strip():
-            raise BadRequest(400, "malformed header line")
-        name = name.lower()
-        value = value.strip()
-        # Repeated fields combine into one list value (RFC 9110 5.3).
-        headers[name] = f"{headers[name]}, {value}" if name in headers else value
-
-    req = Request()
-    req.method = method
-    req.target = target
-    req.version = version
-    req.headers = headers
-    req.reader = reader
-    req.writer = writer
-    req._query = None
-
-    split = urlsplit(target)  # also copes with absolute-form targets
-    req.path = unquote(split.path) or "/"
-    req.query_string = split.query
-
-    connection = headers.get("connection", "").lower()
-    if version == "HTTP/1.1":
-        req.keep_alive = "close" not in connection
-    else:
-        req.keep_alive = "keep-alive" in connection
-
-    transfer_encoding = headers.get("transfer-encoding")
-    req._chunked = False
-    req._length = 0
-    if transfer_encoding is not None:
-        if transfer_encoding.lower().rsplit(",", 1)[-1].strip() != "chunked":
-            raise BadRequest(501, "unsupported transfer-encoding")
-        req._chunked = True
-        if "content-length" in headers:
-            # Both framings present is a smuggling pattern; honour chunked
-            # as required, but do not trust this connection afterwards.
-            req.keep_alive = False
-    elif "content-length" in headers:
-        text = headers["content-length"]
-        if not text.isdigit():
-            raise BadRequest(400, "bad content-length")
-        req._length = int(text)
-
-    has_body = req._chunked or req._length > 0
-    req._body_state = _BODY_UNREAD if has_body else _BODY_NONE
-    req._expect_continue = (has_body and version == "HTTP/1.1"
-                            and headers.get("expect", "").lower() == "100-continue")
-    return req
-
-
-_date_cache = [0, ""]
-
-
-def http_date() -> str:
-    # The value changes once a second; formatting it per request is waste.
-    now = int(time.time())
-    if now != _date_cache[0]:
-        _date_cache[0] = now
-        _date_cache[1] = email.utils.formatdate(now, usegmt=True)
-    return _date_cache[1]
-
-
-def render_head(status: int, headers, keep_alive: bool = True) -> bytes:
-    parts = [f"HTTP/1.1 {status} {REASONS.get(status, 'Unknown')}\r\n"
-             f"Date: {http_date()}\r\nServer: {SERVER_NAME}\r\n"]
-    for name, value in headers:
-        parts.append(f"{name}: {value}\r\n")
-    if not keep_alive:
-        parts.append("Connection: close\r\n")
-    parts.append("\r\n")
-    return "".join(parts).encode("utf-8")
-
-
-async def send_response(req: Request, resp: Response) -> None:
-    head = render_head(resp.status, (*resp.headers, ("Content-Length", len(resp.body))),
-                       req.keep_alive)
-    # One write for head and body: one send() and no Nagle interplay.
-    req.writer.write(head if req.method == "HEAD" else head + resp.body)
-    await req.writer.drain()
-
 
 def json_response(status: int, obj, headers=()) -> Response:
-    # ensure_ascii=False: real UTF-8 on the wire, as TMDB sends it, so the
-    # client's decoding of non-ASCII titles is actually exercised.
-    body = json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-    return Response(status, (("Content-Type", JSON_TYPE), *headers), body)
-
-
-async def handle_connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-    task = asyncio.current_task()
-    CONNECTIONS.add(task)
-    try:
-        while True:
-            try:
-                req = await read_request(reader, writer)
-            except BadRequest as error:
-                # No Request to answer through: the head itself was unusable.
-                req = Request()
-                req.method, req.keep_alive, req.writer = "GET", False, writer
-                await send_response(req, json_response(error.status, {"error": error.message}))
-                break
-            if req is None:
-                break
-
-            try:
-                result = await dispatch(req)
-            except (ConnectionError, asyncio.IncompleteReadError):
-                raise
-            except BadRequest as error:
-                req.keep_alive = False
-                result = json_response(error.status, {"error": error.message})
-            except Exception:
-                # A bug in a route, not a client going away: worth one traceback.
-                traceback.print_exc()
-                req.keep_alive = False
-                result = json_response(500, {"error": "fake TMDB bug"})
-
-            if not await req.discard_body():
-                req.keep_alive = False
-            await send_response(req, result)
-            if VERBOSE:
-                print(f"{req.method} {req.target} -> {result.status}", file=sys.stderr, flush=True)
-            if not req.keep_alive:
-                break
-    except (ConnectionError, asyncio.IncompleteReadError, BadRequest, ValueError):
-        # Clients may vanish at any point; ValueError is StreamReader's
-        # "line too long" in a chunked body.
-        pass
-    except asyncio.CancelledError:
-        pass  # server shutdown
-    finally:
-        CONNECTIONS.discard(task)
-        try:
-            writer.close()
-        except Exception:
-            pass
+    # TMDB's Content-Type on every body, not http_fixture's plain default.
+    return http_fixture.json_response(status, obj, headers, JSON_TYPE)
 
 
 # --------------------------------------------------------------------------
@@ -566,73 +293,8 @@ async def dispatch(req) -> Response:
     return await handler(req, match)
 
 
-# --------------------------------------------------------------------------
-# Process lifecycle
-# --------------------------------------------------------------------------
-
-def write_port_file(path: str, port: int) -> None:
-    # Write-then-rename: a poller never reads an empty or half-written file.
-    temporary = path + ".tmp"
-    with open(temporary, "w") as handle:
-        handle.write(f"{port}\n")
-    os.replace(temporary, path)
-
-
-def quiet_exception_handler(loop, context):
-    # Transports report peers that reset mid-write here; a client hanging up
-    # is an expected event, not an error.
-    if isinstance(context.get("exception"), (ConnectionError, asyncio.IncompleteReadError)):
-        return
-    loop.default_exception_handler(context)
-
-
-async def serve(port: int, port_file: str | None) -> None:
-    loop = asyncio.get_running_loop()
-    loop.set_exception_handler(quiet_exception_handler)
-    stop = asyncio.Event()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stop.set)
-
-    # A large backlog: tests may open hundreds of connections at once.
-    try:
-        server = await asyncio.start_server(handle_connection, HOST, port,
-                                            limit=HEADER_LIMIT, backlog=1024)
-    except OSError as error:
-        # Usually "address already in use": one line for the test script's
-        # log is more useful than a traceback.
-        sys.exit(f"cannot listen on {HOST}:{port}: {error.strerror or error}")
-    actual_port = server.sockets[0].getsockname()[1]
-    if port_file:
-        write_port_file(port_file, actual_port)
-    print(f"listening {HOST}:{actual_port}", flush=True)
-
-    await stop.wait()
-    server.close()
-    for task in list(CONNECTIONS):
-        task.cancel()
-    await asyncio.gather(*CONNECTIONS, return_exceptions=True)
-    await server.wait_closed()
-    if port_file:
-        # A later run reusing this path must not read our stale port.
-        try:
-            os.remove(port_file)
-        except OSError:
-            pass
-
-
-def main() -> None:
-    global VERBOSE
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--port", type=int, required=True, help="0 picks a free port")
-    parser.add_argument("--port-file", help="write the listening port here")
-    parser.add_argument("--verbose", action="store_true", help="log every request to stderr")
-    args = parser.parse_args()
-    VERBOSE = args.verbose
-    # asyncio warns "socket.send() raised exception" when writing to peers
-    # that left; with clients that disconnect on purpose that is only noise.
-    logging.getLogger("asyncio").setLevel(logging.WARNING if VERBOSE else logging.ERROR)
-    asyncio.run(serve(args.port, args.port_file))
-
-
 if __name__ == "__main__":
-    main()
+    # The machinery's own errors (unframeable requests, a route's bug) use
+    # TMDB's Content-Type too, like everything else this server sends.
+    main(dispatch, description=__doc__.splitlines()[0], server_name=SERVER_NAME,
+         error_content_type=JSON_TYPE, bug_message="fake TMDB bug")
