@@ -44,5 +44,6 @@ func scratchFolder() throws -> URL {
 /// The package's temporary files now in the temporary directory.
 func leftoverTemporaryFiles() -> Set<String> {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? []
-    return Set(names.filter { $0.hasPrefix("networklayer-") })
+    // Only the library's own prefixes: other processes share the temporary directory.
+    return Set(names.filter { $0.hasPrefix("networklayer-download-") || $0.hasPrefix("networklayer-multipart-") })
 }
