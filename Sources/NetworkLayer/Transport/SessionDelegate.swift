@@ -162,7 +162,7 @@ final class TransferCall: @unchecked Sendable {
             if let challengeResponse, (error as? URLError)?.code == .cancelled {
                 continuation.resume(returning: (body, challengeResponse))
             } else {
-                continuation.resume(throwing: error)
+                continuation.resume(throwing: URLError.normalized(error))
             }
         } else if let response {
             continuation.resume(returning: (body, response))

@@ -5,8 +5,9 @@ import FoundationNetworking
 
 /// The default transport: a `URLSession` data task per request.
 ///
-/// Created with a configuration (the default), it owns its session and answers authentication
-/// challenges itself, because on Linux FoundationNetworking **hangs forever** on a 401 with
+/// Created with a configuration (the default), it owns its sessions (one for data tasks, one
+/// for uploads and downloads, so that a long transfer's delegate callbacks do not queue ahead of
+/// small requests' completions) and answers authentication challenges itself, because on Linux FoundationNetworking **hangs forever** on a 401 with
 /// `WWW-Authenticate: Basic` when no credential is found (neither `timeoutInterval` nor the
 /// resource timeout ends it). The transport cancels the challenge and returns the 401 response
 /// it carried, so the caller sees the status and headers at once. The body of such a 401 is
@@ -14,6 +15,9 @@ import FoundationNetworking
 ///
 /// Created with a session of your own, it uses that session as it is: challenges go to your
 /// session's delegate. The router's deadline still ends such a hang.
+///
+/// On Linux an owned session has no `URLCache`: FoundationNetworking's asynchronous cache
+/// lookup races with cancellation and can trap the process.
 ///
 /// ```swift
 /// let configuration = URLSessionConfiguration.ephemeral
@@ -29,19 +33,22 @@ public struct URLSessionTransport: HTTPTransport {
     ///
     /// - Parameter configuration: `URLSessionConfiguration.default` unless given.
     public init(configuration: URLSessionConfiguration = .default) {
+        // A copy: URLSession copies its configuration anyway, and the caller's must not change.
+        let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
+        #if canImport(FoundationNetworking)
+        // FoundationNetworking consults the cache asynchronously before a task starts, and a
+        // cancel() that lands meanwhile completes the task after it has left the session's
+        // registry: a fatal error (swift-corelibs-foundation#3296). An API client rarely wants
+        // URLCache anyway; HTTP caching belongs to the server's headers and the app.
+        configuration.urlCache = nil
+        #endif
         let delegate = SessionDelegate()
-        // Data tasks get a concurrent delegate queue: their completion handlers only resume a
-        // continuation and the delegate's state is locked, and URLSession's default serial queue
-        // runs every completion of the session one at a time (3,739 against 5,823 req/s with
-        // 16 in flight). Uploads and downloads get a serial one, because their delegate
-        // callbacks must arrive in order: a download's chunks are written as they come.
-        let concurrentQueue = OperationQueue()
-        concurrentQueue.name = "NetworkLayer.URLSessionTransport.data"
-        let serialQueue = OperationQueue()
-        serialQueue.name = "NetworkLayer.URLSessionTransport.transfers"
-        serialQueue.maxConcurrentOperationCount = 1
-        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: concurrentQueue)
-        let transferSession = URLSession(configuration: configuration, delegate: delegate, delegateQueue: serialQueue)
+        // Foundation's default serial delegate queues, for both sessions. FoundationNetworking
+        // completes a task and cancels it in two operations on that queue, each guarded by
+        // `state != .completed`; on a concurrent queue both pass and the task is completed and
+        // removed from its registry twice, which traps (seen in 6 of 11 stress runs).
+        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        let transferSession = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         self.session = session
         self.owner = SessionOwner(session: session, transferSession: transferSession, delegate: delegate)
     }
@@ -128,7 +135,7 @@ private final class DataTaskCall: @unchecked Sendable {
             if let challenged, (error as? URLError)?.code == .cancelled {
                 continuation.resume(returning: (data ?? Data(), challenged))
             } else {
-                continuation.resume(throwing: error)
+                continuation.resume(throwing: URLError.normalized(error))
             }
             return
         }
