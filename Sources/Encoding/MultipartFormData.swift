@@ -135,12 +135,13 @@ public struct MultipartFormData: Sendable {
         if let fileName { disposition += "; filename=\"\(quoted(fileName))\"" }
         var headers = disposition + "\r\n"
         if let type = mimeType ?? (fileName == nil ? nil : "application/octet-stream") {
-            headers += "Content-Type: \(type)\r\n"
+            headers += "Content-Type: \(quoted(type))\r\n"
         }
         return headers + "\r\n"
     }
 
-    /// RFC 7578 §4.2: quotes, CR and LF in names are percent-encoded, as browsers do.
+    /// RFC 7578 §4.2: quotes, CR and LF in names are percent-encoded, as browsers do; for a
+    /// MIME type this keeps a CR LF from starting a header of its own.
     private static func quoted(_ text: String) -> String {
         text.replacingOccurrences(of: "\"", with: "%22")
             .replacingOccurrences(of: "\r", with: "%0D")

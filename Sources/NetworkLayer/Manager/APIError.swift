@@ -105,7 +105,7 @@ extension APIError: LocalizedError {
         case .timeout(let failure):
             return "The server timed out (\(failure))."
         case .rateLimited(let failure):
-            let wait = failure.retryAfter.map { " Retry after \(Int($0.delay().rounded(.up))) s." } ?? ""
+            let wait = failure.retryAfter.map { " Retry after \(Int(exactly: $0.delay().rounded(.up)) ?? Int.max) s." } ?? ""
             return "Too many requests (\(failure)).\(wait)"
         case .clientError(let failure):
             return "The request was rejected (\(failure))."

@@ -48,10 +48,16 @@ public struct Redaction: Sendable {
     /// `url` as a string with the values of secret query parameters replaced.
     public func url(_ url: URL?) -> String {
         guard let url else { return "-" }
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              let query = components.percentEncodedQuery, !query.isEmpty
-        else {
-            return url.absoluteString
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return replacement
+        }
+        // user:password@ in a URL is a secret whatever the configuration.
+        if components.user != nil || components.password != nil {
+            components.user = nil
+            components.password = nil
+        }
+        guard let query = components.percentEncodedQuery, !query.isEmpty else {
+            return components.string ?? replacement
         }
         components.percentEncodedQuery = query.split(separator: "&", omittingEmptySubsequences: false).map { pair in
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }

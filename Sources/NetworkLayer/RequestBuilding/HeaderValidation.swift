@@ -40,6 +40,14 @@ enum HeaderValidation {
 }
 
 extension URLRequest {
+    /// Checks every header name and value already on the request.
+    func validateHeaders() throws(RequestBuildingError) {
+        for (name, value) in allHTTPHeaderFields ?? [:] {
+            guard HeaderValidation.isValidName(name) else { throw .invalidHeaderName(HeaderValidation.printable(name)) }
+            guard HeaderValidation.isValidValue(value) else { throw .invalidHeaderValue(name: name) }
+        }
+    }
+
     /// Sets `value` for `name`, replacing a field of the same name in any letter case,
     /// after checking both.
     mutating func setValidatedHeader(_ value: String, for name: String) throws(RequestBuildingError) {

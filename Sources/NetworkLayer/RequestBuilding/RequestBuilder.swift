@@ -22,10 +22,16 @@ public enum RequestBuilder {
         let timeout = endpoint.timeout
         guard timeout > 0 else { throw .invalidTimeout(timeout) }
         let url = try URLJoining.url(base: endpoint.baseURL, path: endpoint.path)
-        // Foundation's idle timeout; capped because FoundationNetworking converts it to an integer.
+        // Foundation's idle timeout. FoundationNetworking truncates it to whole seconds (0.5 s
+        // would become a 1 ms timeout), so it is rounded up to at least 1 s; the router's own
+        // deadline keeps the exact value.
         var request = URLRequest(
             url: url, cachePolicy: endpoint.cachePolicy,
-            timeoutInterval: min(timeout, RequestHandle.longestDeadline))
+            timeoutInterval: max(1, min(timeout.rounded(.up), RequestHandle.longestDeadline)))
+        guard HeaderValidation.isValidName(endpoint.httpMethod.rawValue) else {
+            // A method is a token too (RFC 9110 §9.1); FoundationNetworking sends it verbatim.
+            throw .invalidMethod(HeaderValidation.printable(endpoint.httpMethod.rawValue))
+        }
         request.httpMethod = endpoint.httpMethod.rawValue
         try request.setValidatedHeaders(endpoint.headers)
 
@@ -46,6 +52,13 @@ public enum RequestBuilder {
                 try JSONParameterEncoder().encode(urlRequest: &request, encodable: value, encoder: encoder)
             }
         case .uploadFile(let file, let contentType, let urlParameters):
+            // FoundationNetworking traps on a body URL that is not a file URL.
+            var isDirectory: ObjCBool = false
+            guard file.isFileURL, FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory),
+                  !isDirectory.boolValue, FileManager.default.isReadableFile(atPath: file.path)
+            else {
+                throw .unreadableUploadFile(file.absoluteString)
+            }
             try encode(body: nil, with: .json, query: urlParameters, endpoint: endpoint, into: &request)
             try request.setContentTypeIfAbsent(contentType)
             transfer = .upload(.file(file))
@@ -62,6 +75,8 @@ public enum RequestBuilder {
             transfer = .download(destination)
         }
 
+        // A custom ParameterEncoder may have set headers of its own.
+        try request.validateHeaders()
         if (request.httpBody != nil || transfer.hasBody) && !endpoint.httpMethod.allowsRequestBody {
             throw .bodyNotAllowed(endpoint.httpMethod)
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why an endpoint could not be turned into a `URLRequest`. Nothing was sent.
 public enum RequestBuildingError: Error, Sendable, Equatable {
     /// The base URL has no scheme or host, or base URL and path do not form a valid URL.
@@ -22,6 +24,13 @@ public enum RequestBuildingError: Error, Sendable, Equatable {
 
     /// The endpoint's timeout is zero, negative or NaN. (Infinity means "no deadline".)
     case invalidTimeout(Double)
+
+    /// The method is not an RFC 9110 token (it would be sent verbatim on the request line).
+    case invalidMethod(String)
+
+    /// An ``HTTPTask/uploadFile(_:contentType:urlParameters:)`` URL that is not a readable
+    /// regular file on this machine.
+    case unreadableUploadFile(String)
 }
 
 extension RequestBuildingError {
@@ -29,7 +38,9 @@ extension RequestBuildingError {
     public var message: String {
         switch self {
         case .invalidURL(let url):
-            return "\"\(url)\" is not a valid http(s) URL."
+            // The URL may carry an API key: redacted, like everything that reaches a log.
+            let shown = URL(string: url).map { Redaction.default.url($0) } ?? url
+            return "\"\(shown)\" is not a valid http(s) URL."
         case .invalidPath(let path, let reason):
             return "The path \"\(path)\" cannot be used: \(reason)."
         case .invalidHeaderName(let name):
@@ -40,6 +51,10 @@ extension RequestBuildingError {
             return "A \(method) request cannot have a body; send the parameters as URL parameters."
         case .parameterEncoding(let error):
             return error.errorDescription ?? "\(error)"
+        case .invalidMethod(let method):
+            return "\"\(method)\" is not a valid HTTP method."
+        case .unreadableUploadFile(let url):
+            return "\"\(url)\" is not a readable file to upload."
         case .invalidTimeout(let timeout):
             return "The timeout \(timeout) is not a positive number of seconds."
         }

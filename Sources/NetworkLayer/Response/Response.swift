@@ -38,9 +38,10 @@ public struct Response: Sendable, CustomStringConvertible {
     /// The body as UTF-8 text, with invalid bytes replaced.
     public var text: String { String(decoding: data, as: UTF8.self) }
 
-    /// `"GET https://… → 200 (1234 bytes)"`.
+    /// `"GET https://… → 200 (1234 bytes)"`, with secret query parameters redacted
+    /// (``Redaction/default``), since descriptions end up in logs.
     public var description: String {
         let method = request.httpMethod ?? "GET"
-        return "\(method) \(request.url?.absoluteString ?? "-") → \(statusCode) (\(data.count) bytes)"
+        return "\(method) \(Redaction.default.url(request.url)) → \(statusCode) (\(data.count) bytes)"
     }
 }

@@ -19,7 +19,8 @@ public enum RetryAfter: Sendable, Equatable {
     public init?(headerValue: String) {
         let value = headerValue.trimmingCharacters(in: .whitespaces)
         if let seconds = UInt64(value) {
-            self = .seconds(TimeInterval(seconds))
+            // Capped at about 31 years: the server controls the number, and callers convert it.
+            self = .seconds(min(TimeInterval(seconds), 1_000_000_000))
             return
         }
         // The shortest HTTP-date (asctime) has 24 characters; skip the formatters for anything

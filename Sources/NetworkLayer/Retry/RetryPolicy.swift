@@ -114,8 +114,9 @@ public struct RetryPolicy: Sendable {
             return clamp(retryAfter.delay(from: now))
         }
         let backoff = backoffScale * pow(backoffBase, Double(attempt.retryCount))
-        let spread = jitter > 0 ? Double.random(in: -jitter...jitter) : 0
-        return clamp(backoff * (1 + spread))
+        // Settings are the caller's: a jitter outside 0...1 (or NaN) is clamped, not trusted.
+        let spread = jitter.isFinite ? min(max(jitter, 0), 1) : 0
+        return clamp(backoff * (1 + (spread > 0 ? Double.random(in: -spread...spread) : 0)))
     }
 
     private func isRetryable(_ error: NetworkError) -> Bool {
@@ -126,8 +127,10 @@ public struct RetryPolicy: Sendable {
         }
     }
 
+    /// `delay` within `0...maximumDelay`, whatever either is (NaN, negative, infinite).
     private func clamp(_ delay: TimeInterval) -> TimeInterval {
-        guard delay.isFinite else { return maximumDelay }
-        return min(max(0, delay), maximumDelay)
+        let ceiling = maximumDelay.isFinite ? min(max(0, maximumDelay), RequestHandle.longestDeadline) : RequestHandle.longestDeadline
+        guard delay.isFinite else { return ceiling }
+        return min(max(0, delay), ceiling)
     }
 }

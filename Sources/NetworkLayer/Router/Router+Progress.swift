@@ -29,7 +29,9 @@ extension Router {
         _ route: EndPoint, progress: @escaping @Sendable (TransferProgress) -> Void,
         completion: @escaping @Sendable (Result<Response, NetworkError>) -> Void
     ) -> any Cancellable {
-        let queue = callbackQueue
+        // One serial queue in front of the callback queue, so that events keep their order and
+        // the completion comes after the last of them even when the callback queue is concurrent.
+        let queue = DispatchQueue(label: "NetworkLayer.progress", target: callbackQueue)
         let reporter = ProgressReporter { event in queue.async { progress(event) } }
         return start(route, progress: reporter) { result in
             queue.async { completion(result) }

@@ -187,9 +187,11 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
 
             // A plugin may replay once after an unacceptable status (a refreshed token).
             if !didReplay, case .unacceptableStatusCode(let response) = error {
-                didReplay = true
                 do {
-                    if try await shouldReplay(after: response, context: context) { continue }
+                    if try await shouldReplay(after: response, context: context) {
+                        didReplay = true
+                        continue
+                    }
                 } catch {
                     return .failure(Task.isCancelled ? .cancelled : NetworkError(error))
                 }
@@ -210,12 +212,15 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         }
     }
 
-    /// Runs every plugin's `prepare`, in order.
+    /// Runs every plugin's `prepare`, in order, then checks the headers once more: a plugin
+    /// (or a custom encoder) may have set any, and FoundationNetworking sends a name with CR LF
+    /// verbatim.
     private func prepare(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
         var request = request
         for plugin in plugins {
             request = try await plugin.prepare(request, context: context)
         }
+        try request.validateHeaders()
         return request
     }
 
@@ -247,6 +252,8 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
             return .failure(.unacceptableStatusCode(response))
         }
         if case .download(let download) = body, (200..<300).contains(response.statusCode) {
+            // A caller told "cancelled" or "timed out" must not find the destination replaced.
+            guard !Task.isCancelled else { return .failure(.cancelled) }
             do {
                 let file = try download.moveIntoPlace()
                 response = Response(request: response.request, httpResponse: response.httpResponse, data: Data(), fileURL: file)

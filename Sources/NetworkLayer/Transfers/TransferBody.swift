@@ -86,6 +86,12 @@ final class DownloadWork: Sendable {
 
     init(destination: DownloadDestination) {
         self.destination = destination
+        // A resumable download's working file sits beside the destination, so its folder must
+        // exist before the first byte arrives.
+        if destination.resumable, destination.options.contains(.createIntermediateDirectories) {
+            try? FileManager.default.createDirectory(
+                at: destination.url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        }
         workFile = destination.resumable
             ? destination.partialFileURL
             : FileManager.default.temporaryDirectory.appendingPathComponent("networklayer-download-\(UUID().uuidString)")
@@ -113,20 +119,26 @@ final class DownloadWork: Sendable {
                 throw DownloadError.cannotWrite(folder.path)
             }
         }
-        if manager.fileExists(atPath: target.path) {
-            guard destination.options.contains(.replaceExisting) else {
-                throw DownloadError.destinationExists(target.path)
-            }
-            try? manager.removeItem(at: target)
-        }
         // A download with an empty body never created its working file.
         if !manager.fileExists(atPath: workFile.path) {
             guard manager.createFile(atPath: workFile.path, contents: nil) else { throw DownloadError.cannotWrite(workFile.path) }
         }
-        do {
-            try manager.moveItem(at: workFile, to: target)
-        } catch {
-            throw DownloadError.cannotWrite(target.path)
+        if manager.fileExists(atPath: target.path) {
+            guard destination.options.contains(.replaceExisting) else {
+                throw DownloadError.destinationExists(target.path)
+            }
+            // One step: the old file stays if the replacement fails.
+            do {
+                _ = try manager.replaceItemAt(target, withItemAt: workFile)
+            } catch {
+                throw DownloadError.cannotWrite(target.path)
+            }
+        } else {
+            do {
+                try manager.moveItem(at: workFile, to: target)
+            } catch {
+                throw DownloadError.cannotWrite(target.path)
+            }
         }
         return target
     }

@@ -38,6 +38,36 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler(.cancelAuthenticationChallenge, nil)
     }
 
+    /// Follows redirects, without the credentials when the redirect leaves the origin (scheme,
+    /// host or port changes, an https→http downgrade included): FoundationNetworking copies every
+    /// header of the original request into the redirected one.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(Self.redirect(request, from: task.currentRequest?.url ?? response.url))
+    }
+
+    /// `request` as it may follow a redirect from `origin`.
+    static func redirect(_ request: URLRequest, from origin: URL?) -> URLRequest {
+        guard let origin, let target = request.url, !isSameOrigin(origin, target) else { return request }
+        var request = request
+        let secret = Redaction.default.headers
+        for name in (request.allHTTPHeaderFields ?? [:]).keys where secret.contains(name.lowercased()) {
+            request.setValue(nil, forHTTPHeaderField: name)
+        }
+        return request
+    }
+
+    static func isSameOrigin(_ a: URL, _ b: URL) -> Bool {
+        func port(_ url: URL) -> Int? {
+            url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil)
+        }
+        return a.scheme?.lowercased() == b.scheme?.lowercased()
+            && a.host?.lowercased() == b.host?.lowercased()
+            && port(a) == port(b)
+    }
+
     func takeChallengeResponse(for task: ObjectIdentifier) -> HTTPURLResponse? {
         challenged.withLock { $0.removeValue(forKey: task) }
     }
@@ -126,7 +156,9 @@ final class TransferCall: @unchecked Sendable {
             let opened = try DownloadFile.open(url, appending: http.statusCode == 206)
             file = opened.handle
             received = opened.offset
-            expected = http.expectedContentLength >= 0 ? opened.offset + http.expectedContentLength : nil
+            // The server controls Content-Length: an overflowing total is reported as unknown.
+            let total = opened.offset.addingReportingOverflow(http.expectedContentLength)
+            expected = http.expectedContentLength >= 0 && !total.overflow ? total.partialValue : nil
         } catch {
             fileFailure = error
         }
@@ -140,8 +172,12 @@ final class TransferCall: @unchecked Sendable {
             let (done, total) = (received, expected)
             lock.unlock()
             progress(done, total)
-        } else {
+        } else if fileFailure == nil {
             body.append(data)
+            lock.unlock()
+        } else {
+            // The download's file could not be opened: the body is dropped, not buffered, and
+            // the transfer fails with that error at its end.
             lock.unlock()
         }
     }

@@ -33,7 +33,7 @@ extension URLSessionTransport {
         return try await run(task, call: TransferCall(sink: .file(file), progress: progress), delegate: delegate)
     }
 
-    private func run(_ task: URLSessionTask, call: TransferCall, delegate: SessionDelegate) async throws -> (Data, HTTPURLResponse) {
+    func run(_ task: URLSessionTask, call: TransferCall, delegate: SessionDelegate) async throws -> (Data, HTTPURLResponse) {
         delegate.register(call, for: task)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

@@ -71,15 +71,17 @@ public struct URLSessionTransport: HTTPTransport {
     /// - Throws: the task's `URLError`, or `URLError(.badServerResponse)` when the response is not
     ///   HTTP.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        // An owned session drives its data tasks through its delegate: FoundationNetworking asks
+        // the delegate about redirects only for such tasks, and ours strips credentials when a
+        // redirect leaves the origin.
+        if let owner {
+            let task = owner.session.dataTask(with: request)
+            return try await run(task, call: TransferCall(sink: .memory, progress: { _, _ in }), delegate: owner.delegate)
+        }
         let call = DataTaskCall()
         let task = session.dataTask(with: request) { data, response, error in
             call.complete(data: data, response: response, error: error)
         }
-        // The task's identity, not the task: capturing the task would make task and call hold
-        // each other.
-        let delegate = owner?.delegate
-        let taskKey = ObjectIdentifier(task)
-        call.challengeResponse = { delegate?.takeChallengeResponse(for: taskKey) }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 call.start(continuation)
@@ -110,11 +112,11 @@ private final class SessionOwner: Sendable {
     }
 }
 
-/// One data task's completion, handed to the awaiting continuation exactly once.
+/// One data task's completion on a session of the caller's, handed to the awaiting
+/// continuation exactly once.
 private final class DataTaskCall: @unchecked Sendable {
-    // Both are set before `task.resume()`, so before the completion handler can run.
+    // Set before `task.resume()`, so before the completion handler can run.
     private var continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>?
-    var challengeResponse: @Sendable () -> HTTPURLResponse? = { nil }
     private let lock = NSLock()
 
     func start(_ continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) {
@@ -130,13 +132,8 @@ private final class DataTaskCall: @unchecked Sendable {
         lock.unlock()
         guard let continuation else { return }
 
-        let challenged = challengeResponse()
         if let error {
-            if let challenged, (error as? URLError)?.code == .cancelled {
-                continuation.resume(returning: (data ?? Data(), challenged))
-            } else {
-                continuation.resume(throwing: URLError.normalized(error))
-            }
+            continuation.resume(throwing: URLError.normalized(error))
             return
         }
         guard let http = response as? HTTPURLResponse else {
