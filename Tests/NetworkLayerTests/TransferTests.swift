@@ -127,6 +127,22 @@ struct TransferTests {
         #expect(!FileManager.default.fileExists(atPath: destination.partialFileURL.path))
     }
 
+    /// A partial file that already holds the whole body would be answered 416 forever.
+    @Test func aCompletePartialFileIsFetchedAgainNotAsked416Forever() async throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let destination = DownloadDestination(folder.appendingPathComponent("whole.bin"), resumable: true)
+        let complete = folder.appendingPathComponent("reference.bin")
+        _ = try await downloadBytes(1000, seed: "416", to: complete)
+        try FileManager.default.copyItem(at: complete, to: destination.partialFileURL)
+
+        let response = try await router.request(endpoint("bytes/1000?seed=416", task: .download(destination)))
+        #expect(response.statusCode == 200)
+        #expect(response.request.value(forHTTPHeaderField: "Range") == nil)
+        #expect(try Data(contentsOf: destination.url) == (try Data(contentsOf: complete)))
+        #expect(!FileManager.default.fileExists(atPath: destination.partialFileURL.path))
+    }
+
     @Test func aDownloadThatGets404LeavesTheDestinationAlone() async throws {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -241,9 +241,16 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
                 let (data, httpResponse) = try await transport.upload(request, body: upload, progress: report)
                 response = Response(request: request, httpResponse: httpResponse, data: data)
             case .download(let download):
-                let ranged = download.resumeRequest(request)
-                let (data, httpResponse) = try await transport.download(ranged, to: download.workFile, progress: report)
-                response = Response(request: ranged, httpResponse: httpResponse, data: data)
+                var sent = download.resumeRequest(request)
+                var (data, httpResponse) = try await transport.download(sent, to: download.workFile, progress: report)
+                if httpResponse.statusCode == 416, sent.value(forHTTPHeaderField: "Range") != nil {
+                    // What was kept no longer fits the resource (complete, or the resource
+                    // shrank): start over rather than ask for the impossible range forever.
+                    download.discardPartial()
+                    sent = request
+                    (data, httpResponse) = try await transport.download(sent, to: download.workFile, progress: report)
+                }
+                response = Response(request: sent, httpResponse: httpResponse, data: data)
             }
         } catch {
             return .failure(Task.isCancelled ? .cancelled : NetworkError(error))

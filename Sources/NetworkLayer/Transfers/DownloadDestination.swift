@@ -55,4 +55,7 @@ public enum DownloadError: Error, Sendable, Equatable {
     /// The destination's folder does not exist (see ``DownloadDestination/Options/createIntermediateDirectories``)
     /// or cannot be written.
     case cannotWrite(String)
+    /// A resumed download's `206` does not continue where the partial file ends: its
+    /// `Content-Range` starts at the first value instead of the second.
+    case unexpectedRange(start: Int64?, expected: Int64)
 }

@@ -143,6 +143,11 @@ final class DownloadWork: Sendable {
         return target
     }
 
+    /// Removes what a resumable download kept, so the next request fetches everything.
+    func discardPartial() {
+        try? FileManager.default.removeItem(at: workFile)
+    }
+
     func markSucceeded() {
         succeeded.withLock { $0 = true }
     }
