@@ -124,8 +124,7 @@ extension ParameterEncodingError {
         case .invalidValue(_, let context):
             self = .encodableFailed(
                 type: String(describing: type),
-                codingPath: context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
-                    .joined(separator: "."),
+                codingPath: context.codingPath.dottedPath,
                 description: context.debugDescription)
         @unknown default:
             self = .encodableFailed(type: String(describing: type), codingPath: "", description: "\(error)")

@@ -38,6 +38,6 @@ extension NetworkError {
         @unknown default:
             return nil
         }
-        return context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        return context.codingPath.dottedPath
     }
 }

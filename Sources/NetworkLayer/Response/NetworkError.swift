@@ -122,7 +122,7 @@ extension NetworkError: LocalizedError {
     static func describe(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return "\(error)" }
         func path(_ context: DecodingError.Context) -> String {
-            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            let path = context.codingPath.dottedPath
             return path.isEmpty ? "at the top level" : "at \"\(path)\""
         }
         switch error {
