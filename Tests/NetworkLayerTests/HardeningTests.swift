@@ -123,6 +123,23 @@ struct HardeningTests {
         #expect(attempts.withLock { $0 } == 3)
     }
 
+    @Test func formBodiesAreRedactedInCURLAndLogs() async throws {
+        let endpoint = TestEndpoint.offline(
+            "token", .post,
+            task: .requestParameters(bodyParameters: ["password": "pa55", "client_secret": "c5", "user": "ann"], bodyEncoding: .urlForm, urlParameters: nil))
+        let request = try RequestBuilder.makeRequest(for: endpoint)
+        let curl = request.cURLDescription()
+        #expect(!curl.contains("pa55") && !curl.contains("c5"))
+        #expect(curl.contains("user=ann"))
+        #expect(request.cURLDescription(redaction: .none).contains("password=pa55"))
+
+        let sink = LineSink()
+        let router = Router<TestEndpoint>(transport: StubTransport(StubResponse()), plugins: [NetworkLoggerPlugin(options: [.bodies], sink: { sink.write($0) })])
+        _ = try await router.request(endpoint)
+        #expect(!sink.text.contains("pa55") && !sink.text.contains("c5"))
+        #expect(sink.text.contains("user=ann"))
+    }
+
     @Test func descriptionsRedactSecrets() throws {
         let url = try #require(URL(string: "https://user:pa55@example.invalid/x?api_key=k3y&page=2"))
         let http = try #require(HTTPURLResponse(url: url, statusCode: 500, httpVersion: nil, headerFields: nil))

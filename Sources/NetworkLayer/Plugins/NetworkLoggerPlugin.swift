@@ -72,7 +72,8 @@ public struct NetworkLoggerPlugin: PluginType {
             }
         }
         if options.contains(.bodies), let body = request.httpBody, !body.isEmpty {
-            lines.append("    " + Self.excerpt(body))
+            let shown = Data(redaction.body(body, contentType: request.headerValue(named: "Content-Type")).utf8)
+            lines.append("    " + Self.excerpt(shown))
         }
         sink(lines.joined(separator: "\n"))
     }

@@ -28,8 +28,9 @@ public struct Redaction: Sendable {
     }
 
     /// `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, `X-Api-Key`, and query
-    /// parameters named like secrets: `api_key`, `apikey`, `key`, `token`, `access_token`,
-    /// `refresh_token`, `id_token`, `client_secret`, `secret`, `password`, `signature`, `sig`.
+    /// parameters and form fields named like secrets: `api_key`, `apikey`, `key`, `token`,
+    /// `access_token`, `refresh_token`, `id_token`, `client_secret`, `secret`, `password`,
+    /// `signature`, `sig`. JSON bodies are not rewritten: log them only when they hold no secret.
     public static let `default` = Redaction(
         headers: ["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"],
         queryParameters: [
@@ -59,12 +60,30 @@ public struct Redaction: Sendable {
         guard let query = components.percentEncodedQuery, !query.isEmpty else {
             return components.string ?? replacement
         }
-        components.percentEncodedQuery = query.split(separator: "&", omittingEmptySubsequences: false).map { pair in
+        components.percentEncodedQuery = pairs(query)
+        return components.string ?? url.absoluteString
+    }
+
+    /// A form body (`application/x-www-form-urlencoded`) with the values of secret fields
+    /// replaced, by the same names as query parameters (`password=…`, `client_secret=…`).
+    public func formBody(_ body: String) -> String {
+        pairs(body)
+    }
+
+    /// `key=value&…` with the values of secret keys replaced.
+    private func pairs(_ text: String) -> String {
+        text.split(separator: "&", omittingEmptySubsequences: false).map { pair in
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
             let name = String(pair[..<equals]).removingPercentEncoding ?? String(pair[..<equals])
             return queryParameters.contains(name.lowercased()) ? "\(pair[..<equals])=\(replacementEscaped)" : String(pair)
         }.joined(separator: "&")
-        return components.string ?? url.absoluteString
+    }
+
+    /// A request body as it may be shown: form bodies redacted, others as they are.
+    func body(_ data: Data, contentType: String?) -> String {
+        let text = String(decoding: data, as: UTF8.self)
+        guard let contentType, contentType.lowercased().hasPrefix("application/x-www-form-urlencoded") else { return text }
+        return formBody(text)
     }
 
     private var replacementEscaped: String {

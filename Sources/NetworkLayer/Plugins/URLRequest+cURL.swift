@@ -13,14 +13,16 @@ extension URLRequest {
     /// //   -H 'Authorization: <redacted>'
     /// ```
     ///
-    /// A body that is not UTF-8 text is replaced by a comment giving its size.
+    /// A body that is not UTF-8 text is replaced by a comment giving its size. Form bodies have
+    /// their secret fields redacted; JSON bodies are shown as they are.
     public func cURLDescription(redaction: Redaction = .default) -> String {
         var lines = ["curl -X \(shellQuoted(httpMethod ?? "GET")) \(shellQuoted(redaction.url(url)))"]
         for (name, value) in (allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
             lines.append("-H \(shellQuoted("\(name): \(redaction.header(name, value))"))")
         }
         if let body = httpBody, !body.isEmpty {
-            if let text = String(data: body, encoding: .utf8) {
+            if String(data: body, encoding: .utf8) != nil {
+                let text = redaction.body(body, contentType: headerValue(named: "Content-Type"))
                 lines.append("--data-binary \(shellQuoted(text))")
             } else {
                 lines.append("# body: \(body.count) bytes of binary data not shown")
