@@ -49,7 +49,7 @@ public struct Redaction: Sendable {
     public func url(_ url: URL?) -> String {
         guard let url else { return "-" }
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              let query = components.percentEncodedQuery, !query.isEmpty
+            let query = components.percentEncodedQuery, !query.isEmpty
         else {
             return url.absoluteString
         }

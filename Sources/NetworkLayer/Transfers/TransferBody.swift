@@ -86,7 +86,8 @@ final class DownloadWork: Sendable {
 
     init(destination: DownloadDestination) {
         self.destination = destination
-        workFile = destination.resumable
+        workFile =
+            destination.resumable
             ? destination.partialFileURL
             : FileManager.default.temporaryDirectory.appendingPathComponent("networklayer-download-\(UUID().uuidString)")
     }

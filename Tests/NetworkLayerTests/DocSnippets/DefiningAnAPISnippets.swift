@@ -127,7 +127,7 @@ enum DefiningAnAPISnippets {
     static func inspect() throws {
         // snippet.start inspect-request
         let request = try RequestBuilder.makeRequest(for: ListApi.lists(page: 2))
-        print(request.url!)               // https://staging.example.com/v1/lists?page=2
+        print(request.url!)  // https://staging.example.com/v1/lists?page=2
         print(request.cURLDescription())  // secrets redacted
         // snippet.end
     }

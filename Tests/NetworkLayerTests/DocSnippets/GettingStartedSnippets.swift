@@ -77,8 +77,8 @@ enum GettingStartedSnippets {
         // snippet.end
 
         // snippet.start cancel
-        handle.cancel()   // this request only: its completion gets NetworkError.cancelled
-        router.cancel()   // every request of this router that is still in flight
+        handle.cancel()  // this request only: its completion gets NetworkError.cancelled
+        router.cancel()  // every request of this router that is still in flight
         // snippet.end
     }
 
@@ -99,7 +99,7 @@ enum GettingStartedSnippets {
         let task = Task {
             try await router.request(.details(id: 550), as: Movie.self)
         }
-        task.cancel()   // the request stops; the await throws NetworkError.cancelled
+        task.cancel()  // the request stops; the await throws NetworkError.cancelled
         // snippet.end
     }
 

@@ -19,8 +19,9 @@ struct UserAgentPlugin: PluginType {
 struct MetricsPlugin: PluginType {
     func didReceive(_ result: Result<Response, NetworkError>, context: RequestContext) {
         let outcome = (try? result.get()).map { "\($0.statusCode)" } ?? "failed"
-        print("request \(context.id) to \(context.target.path): \(outcome) after",
-              "\(context.attempt) attempt(s), \(context.elapsed) s")
+        print(
+            "request \(context.id) to \(context.target.path): \(outcome) after",
+            "\(context.attempt) attempt(s), \(context.elapsed) s")
     }
 }
 // snippet.end
@@ -30,7 +31,7 @@ actor TokenStore {
     private var token = "initial"
     func current() -> String { token }
     func refresh(_ expired: String) async throws -> String {
-        token = "refreshed"   // ask the auth server here
+        token = "refreshed"  // ask the auth server here
         return token
     }
 }
@@ -43,9 +44,10 @@ enum PluginsSnippets {
         let router = Router<MovieApi>(
             plugins: [
                 UserAgentPlugin(),
-                AccessTokenPlugin(token: { await store.current() },
-                                  refresh: { expired in try await store.refresh(expired) }),
-                NetworkLoggerPlugin(options: [.headers]),   // to stderr; secrets redacted
+                AccessTokenPlugin(
+                    token: { await store.current() },
+                    refresh: { expired in try await store.refresh(expired) }),
+                NetworkLoggerPlugin(options: [.headers]),  // to stderr; secrets redacted
                 MetricsPlugin(),
             ],
             retryPolicy: RetryPolicy())
@@ -60,18 +62,21 @@ enum PluginsSnippets {
         _ = (keyInQuery, keyInHeader)
 
         // snippet.start retry-policies
-        let defaults = RetryPolicy()   // 2 retries, 0.5 s × 2ⁿ ± 20 %, Retry-After honoured
+        let defaults = RetryPolicy()  // 2 retries, 0.5 s × 2ⁿ ± 20 %, Retry-After honoured
         let patient = RetryPolicy(retryLimit: 5, maximumDelay: 10)
         let custom = RetryPolicy { attempt in
-            attempt.response?.statusCode == 409 ? .retry(after: 0.2) : nil   // nil: the rules above
+            attempt.response?.statusCode == 409 ? .retry(after: 0.2) : nil  // nil: the rules above
         }
         // snippet.end
         _ = (defaults, patient, custom)
 
         // snippet.start logger
-        let logger = NetworkLoggerPlugin(options: [.headers, .bodies],
-                                         redaction: Redaction(headers: ["Authorization", "X-Session"],
-                                                              queryParameters: ["api_key"])) { line in
+        let logger = NetworkLoggerPlugin(
+            options: [.headers, .bodies],
+            redaction: Redaction(
+                headers: ["Authorization", "X-Session"],
+                queryParameters: ["api_key"])
+        ) { line in
             print(line)
         }
         // snippet.end

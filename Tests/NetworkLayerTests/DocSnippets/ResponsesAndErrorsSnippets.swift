@@ -5,6 +5,8 @@ import FoundationNetworking
 #endif
 import NetworkLayer
 
+// TMDB's own key names, as the README's example has them.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 // snippet.start tmdb-error
 struct TMDBError: Decodable, Sendable {
     let status_code: Int
@@ -18,15 +20,16 @@ enum ResponsesAndErrorsSnippets {
 
     static func manager() async {
         // snippet.start manager
-        let manager = NetworkManager(router: Router<MovieApi>(),
-                                     errorMessage: .json(TMDBError.self, \.status_message))
+        let manager = NetworkManager(
+            router: Router<MovieApi>(),
+            errorMessage: .json(TMDBError.self, \.status_message))
 
         switch await manager.request(.popular(page: 1), as: MoviePage.self) {
         case .success(let page):
             show(page.results)
-        case .failure(.authentication(let failure)):           // 401, 403
+        case .failure(.authentication(let failure)):  // 401, 403
             print(failure.serverMessage ?? "log in")
-        case .failure(.rateLimited(let failure)):              // 429
+        case .failure(.rateLimited(let failure)):  // 429
             retry(after: failure.retryAfter?.delay() ?? 1)
         case .failure(.cancelled):
             break

@@ -52,7 +52,7 @@ struct DocSnippetStubTests {
         let task = Task { try await router.request(.popular) }
         task.cancel()
         let result = await task.result
-        #expect(result.isFailure)   // NetworkError.cancelled, as for a real request
+        #expect(result.isFailure)  // NetworkError.cancelled, as for a real request
         // snippet.end
     }
 
@@ -60,8 +60,9 @@ struct DocSnippetStubTests {
         // snippet.start stub-transport
         let transport = StubTransport { request in
             if request.url?.path == "/3/movie/popular" {
-                return StubResponse(headers: ["Content-Type": "application/json"],
-                                    data: Data(#"{"page":1,"results":[]}"#.utf8))
+                return StubResponse(
+                    headers: ["Content-Type": "application/json"],
+                    data: Data(#"{"page":1,"results":[]}"#.utf8))
             }
             return StubResponse(statusCode: 404)
         }
@@ -82,10 +83,11 @@ struct DocSnippetStubTests {
     @Test func stubTransportSeesTheRequestThatWouldBeSent() async throws {
         // snippet.start stub-inspect
         let sent = Sent()
-        let router = Router<MovieApi>(transport: StubTransport { request in
-            await sent.record(request)
-            return StubResponse(statusCode: 201)
-        })
+        let router = Router<MovieApi>(
+            transport: StubTransport { request in
+                await sent.record(request)
+                return StubResponse(statusCode: 201)
+            })
         _ = try await router.request(.rate(id: 550, value: 8.5))
 
         let request = try #require(await sent.requests.first)

@@ -39,8 +39,10 @@ enum MediaApi: EndPointType {
         case .createList(let form):
             return .uploadMultipart(form)
         case .export(let destination):
-            return .download(DownloadDestination(destination,
-                                                 options: [.replaceExisting, .createIntermediateDirectories]))
+            return .download(
+                DownloadDestination(
+                    destination,
+                    options: [.replaceExisting, .createIntermediateDirectories]))
         }
     }
 
@@ -62,9 +64,9 @@ enum TransfersSnippets {
 
         // snippet.start progress-closure
         let response = try await router.request(.export(to: file)) { progress in
-            print(progress.fractionCompleted ?? 0)   // nil while the total is unknown (chunked)
+            print(progress.fractionCompleted ?? 0)  // nil while the total is unknown (chunked)
         }
-        print(response.fileURL!)                      // the destination; response.data is empty
+        print(response.fileURL!)  // the destination; response.data is empty
         // snippet.end
 
         // snippet.start progress-stream
@@ -78,7 +80,7 @@ enum TransfersSnippets {
 
         // snippet.start resumable
         let resumable = DownloadDestination(file, resumable: true)
-        print(resumable.partialFileURL)   // file.partial: what arrived so far
+        print(resumable.partialFileURL)  // file.partial: what arrived so far
         // snippet.end
     }
 }
