@@ -48,9 +48,10 @@ func runTransferBenchmarks(server: URL) async throws {
     var seconds = 0.0
     let download = try await peakGrowth {
         let start = Date()
-        _ = try await router.request(TransferEndpoint(
-            baseURL: server, path: "bytes/\(size)?seed=bench", httpMethod: .get,
-            task: .download(DownloadDestination(file))))
+        _ = try await router.request(
+            TransferEndpoint(
+                baseURL: server, path: "bytes/\(size)?seed=bench", httpMethod: .get,
+                task: .download(DownloadDestination(file))))
         seconds = Date().timeIntervalSince(start)
     }
     row("download 200 MiB to a file: peak RSS growth", (download.map { format($0, 1) } ?? "?") + " MiB")
@@ -58,8 +59,9 @@ func runTransferBenchmarks(server: URL) async throws {
 
     let upload = try await peakGrowth {
         let start = Date()
-        _ = try await router.request(TransferEndpoint(
-            baseURL: server, path: "upload", httpMethod: .post, task: .uploadFile(file)))
+        _ = try await router.request(
+            TransferEndpoint(
+                baseURL: server, path: "upload", httpMethod: .post, task: .uploadFile(file)))
         seconds = Date().timeIntervalSince(start)
     }
     row("upload 200 MiB from a file: peak RSS growth", (upload.map { format($0, 1) } ?? "?") + " MiB")

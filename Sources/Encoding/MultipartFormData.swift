@@ -66,7 +66,7 @@ public struct MultipartFormData: Sendable {
     public mutating func append(fileAt fileURL: URL, name: String, fileName: String? = nil, mimeType: String? = nil) throws {
         let attributes = try? FileManager.default.attributesOfItem(atPath: fileURL.path)
         guard let attributes, attributes[.type] as? FileAttributeType == .typeRegular,
-              let size = (attributes[.size] as? NSNumber)?.uint64Value
+            let size = (attributes[.size] as? NSNumber)?.uint64Value
         else {
             throw MultipartFormDataError.unreadableFile(fileURL.path)
         }
@@ -102,7 +102,7 @@ public struct MultipartFormData: Sendable {
     /// - Throws: ``MultipartFormDataError`` when a part cannot be read or the file written.
     public func writeBody(to fileURL: URL) throws {
         guard FileManager.default.createFile(atPath: fileURL.path, contents: nil),
-              let output = try? FileHandle(forWritingTo: fileURL)
+            let output = try? FileHandle(forWritingTo: fileURL)
         else {
             throw MultipartFormDataError.unwritableFile(fileURL.path)
         }

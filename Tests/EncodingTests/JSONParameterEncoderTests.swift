@@ -31,8 +31,7 @@ struct JSONParameterEncoderTests {
 
     @Test func prettyPrinted() throws {
         let encoder = JSONParameterEncoder(outputFormatting: [.sortedKeys, .prettyPrinted])
-        #expect(try json(["b": [1, 2], "a": [:] as Parameters] as Parameters, encoder) ==
-            "{\n  \"a\" : {},\n  \"b\" : [\n    1,\n    2\n  ]\n}")
+        #expect(try json(["b": [1, 2], "a": [:] as Parameters] as Parameters, encoder) == "{\n  \"a\" : {},\n  \"b\" : [\n    1,\n    2\n  ]\n}")
     }
 
     @Test func stringEscaping() throws {

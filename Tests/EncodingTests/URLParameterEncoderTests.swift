@@ -41,8 +41,8 @@ struct URLParameterEncoderTests {
 
     @Test func nestedArraysOfDictionaries() throws {
         let parameters: Parameters = ["items": [["id": 1, "tags": ["a", "b"]] as Parameters, ["id": 2] as Parameters]]
-        #expect(try encoder.query(from: parameters) ==
-            "items%5B%5D%5Bid%5D=1&items%5B%5D%5Btags%5D%5B%5D=a&items%5B%5D%5Btags%5D%5B%5D=b&items%5B%5D%5Bid%5D=2")
+        #expect(
+            try encoder.query(from: parameters) == "items%5B%5D%5Bid%5D=1&items%5B%5D%5Btags%5D%5B%5D=a&items%5B%5D%5Btags%5D%5B%5D=b&items%5B%5D%5Bid%5D=2")
     }
 
     @Test func boolsAreNumericByDefault() throws {
@@ -64,13 +64,11 @@ struct URLParameterEncoderTests {
             "a": 1.0, "b": 0.1, "c": 1e-7, "d": -42, "e": Float(2.5), "f": UInt8(255),
             "g": Decimal(string: "3.140") ?? 0, "h": Int64.max, "i": NSNumber(value: 1.5),
         ]
-        #expect(try encoder.query(from: parameters) ==
-            "a=1.0&b=0.1&c=1e-07&d=-42&e=2.5&f=255&g=3.14&h=9223372036854775807&i=1.5")
+        #expect(try encoder.query(from: parameters) == "a=1.0&b=0.1&c=1e-07&d=-42&e=2.5&f=255&g=3.14&h=9223372036854775807&i=1.5")
     }
 
     @Test func reservedCharactersAreEscaped() throws {
-        #expect(try encoder.query(from: ["k": ":#[]@!$&'()*+,;="]) ==
-            "k=%3A%23%5B%5D%40%21%24%26%27%28%29%2A%2B%2C%3B%3D")
+        #expect(try encoder.query(from: ["k": ":#[]@!$&'()*+,;="]) == "k=%3A%23%5B%5D%40%21%24%26%27%28%29%2A%2B%2C%3B%3D")
     }
 
     @Test func onlyUnreservedQuestionMarkAndSlashStayLiteral() throws {
@@ -114,8 +112,7 @@ struct URLParameterEncoderTests {
     @Test func stringLikeValues() throws {
         let id = try #require(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
         let parameters: Parameters = ["id": id, "sub": "abc".dropFirst(), "url": try #require(URL(string: "https://a.b/c?d=e"))]
-        #expect(try encoder.query(from: parameters) ==
-            "id=E621E1F8-C36C-495A-93FC-0C247A3E6E5F&sub=bc&url=https%3A//a.b/c?d%3De")
+        #expect(try encoder.query(from: parameters) == "id=E621E1F8-C36C-495A-93FC-0C247A3E6E5F&sub=bc&url=https%3A//a.b/c?d%3De")
     }
 
     @Test func unsupportedValueNamesItsKeyPath() throws {

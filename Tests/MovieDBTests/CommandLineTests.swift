@@ -59,9 +59,10 @@ struct CommandLineTests {
     func offlineDetails() async {
         let run = await runCommand(["movie", "550"])
         #expect(run.status == 0)
-        #expect(run.outputLines.prefix(4) == [
-            "Fight Club (1999)", "Tagline:  Mischief. Mayhem. Soap.", "Runtime:  139 min", "Rating:   8.4 / 10",
-        ])
+        #expect(
+            run.outputLines.prefix(4) == [
+                "Fight Club (1999)", "Tagline:  Mischief. Mayhem. Soap.", "Runtime:  139 min", "Rating:   8.4 / 10",
+            ])
         #expect(run.outputLines.contains("Genres:   Drama"))
         #expect(run.outputLines.contains { $0.hasPrefix("Overview: A ticking-time-bomb insomniac") })
     }
@@ -70,11 +71,12 @@ struct CommandLineTests {
     func offlineVideos() async {
         let run = await runCommand(["videos", "550"])
         #expect(run.status == 0)
-        #expect(run.outputLines == [
-            "SITE     TYPE        NAME               URL",
-            "YouTube  Trailer     Official Trailer   https://www.youtube.com/watch?v=BdJKm16Co6M",
-            "Vimeo    Featurette  Behind the Scenes  https://vimeo.com/76979871",
-        ])
+        #expect(
+            run.outputLines == [
+                "SITE     TYPE        NAME               URL",
+                "YouTube  Trailer     Official Trailer   https://www.youtube.com/watch?v=BdJKm16Co6M",
+                "Vimeo    Featurette  Behind the Scenes  https://vimeo.com/76979871",
+            ])
     }
 
     @Test("Help goes to stdout with status 0", arguments: [["--help"], ["-h"], ["help"], ["popular", "--help"]])
@@ -94,20 +96,22 @@ struct CommandLineTests {
         #expect(run.standardOutput.isEmpty)
     }
 
-    @Test("A wrong command line prints one error line and a hint, with status 2", arguments: [
-        (["frobnicate"], "movie-db: unknown command 'frobnicate'"),
-        (["popular", "--page", "abc"], "movie-db: invalid page 'abc': expected a whole number from 1 to 500"),
-        (["popular", "--page", "0"], "movie-db: invalid page '0': expected a whole number from 1 to 500"),
-        (["popular", "--page"], "movie-db: --page needs a number"),
-        (["popular", "--verbose"], "movie-db: unknown option '--verbose'"),
-        (["popular", "extra"], "movie-db: unexpected argument 'extra' after 'popular'"),
-        (["movie"], "movie-db: 'movie' needs a movie id"),
-        (["movie", "fight-club"], "movie-db: invalid movie id 'fight-club': expected a positive whole number"),
-        (["recommended", "-3"], "movie-db: invalid movie id '-3': expected a positive whole number"),
-        (["videos", "550", "--page", "2"], "movie-db: 'videos' does not take --page"),
-        (["search"], "movie-db: 'search' needs a query"),
-        (["--json"], "movie-db: missing command"),
-    ])
+    @Test(
+        "A wrong command line prints one error line and a hint, with status 2",
+        arguments: [
+            (["frobnicate"], "movie-db: unknown command 'frobnicate'"),
+            (["popular", "--page", "abc"], "movie-db: invalid page 'abc': expected a whole number from 1 to 500"),
+            (["popular", "--page", "0"], "movie-db: invalid page '0': expected a whole number from 1 to 500"),
+            (["popular", "--page"], "movie-db: --page needs a number"),
+            (["popular", "--verbose"], "movie-db: unknown option '--verbose'"),
+            (["popular", "extra"], "movie-db: unexpected argument 'extra' after 'popular'"),
+            (["movie"], "movie-db: 'movie' needs a movie id"),
+            (["movie", "fight-club"], "movie-db: invalid movie id 'fight-club': expected a positive whole number"),
+            (["recommended", "-3"], "movie-db: invalid movie id '-3': expected a positive whole number"),
+            (["videos", "550", "--page", "2"], "movie-db: 'videos' does not take --page"),
+            (["search"], "movie-db: 'search' needs a query"),
+            (["--json"], "movie-db: missing command"),
+        ])
     func usageErrors(arguments: [String], message: String) async {
         let run = await runCommand(arguments)
         #expect(run.status == 2)
@@ -119,9 +123,10 @@ struct CommandLineTests {
     func badBaseURL() async {
         let run = await runCommand(["popular"], environment: ["TMDB_BASE_URL": "localhost:8080", "TMDB_API_KEY": "k"])
         #expect(run.status == 2)
-        #expect(run.errorLines == [
-            "movie-db: TMDB_BASE_URL \"localhost:8080\" is not an http(s) URL such as https://api.themoviedb.org/3.",
-        ])
+        #expect(
+            run.errorLines == [
+                "movie-db: TMDB_BASE_URL \"localhost:8080\" is not an http(s) URL such as https://api.themoviedb.org/3."
+            ])
     }
 
     @Test("A server error prints exactly one line with TMDB's message, with status 1")
@@ -148,19 +153,20 @@ struct CommandLineTests {
     @Test("A movie the server sends but we cannot read is reported under the table, not hidden")
     func skippedMoviesAreReported() async {
         let body = #"""
-        {"page": 1, "total_pages": 1, "total_results": 2, "results": [
-          {"id": 1, "title": "Readable", "release_date": "2020-05-01", "vote_average": 6.04, "vote_count": 9},
-          {"id": "not a number", "title": "Odd"}]}
-        """#
+            {"page": 1, "total_pages": 1, "total_results": 2, "results": [
+              {"id": 1, "title": "Readable", "release_date": "2020-05-01", "vote_average": 6.04, "vote_count": 9},
+              {"id": "not a number", "title": "Odd"}]}
+            """#
         let transport = StubTransport(StubResponse(data: Data(body.utf8)))
         let run = await runCommand(["popular"], environment: ["TMDB_ACCESS_TOKEN": "t"], transport: transport)
 
         #expect(run.status == 0)
         #expect(run.standardError.isEmpty)
-        #expect(run.outputLines == [
-            "ID  TITLE     YEAR  RATING",
-            " 1  Readable  2020     6.0",
-            "page 1 of 1 (2 results; 1 on this page could not be read and is not shown)",
-        ])
+        #expect(
+            run.outputLines == [
+                "ID  TITLE     YEAR  RATING",
+                " 1  Readable  2020     6.0",
+                "page 1 of 1 (2 results; 1 on this page could not be read and is not shown)",
+            ])
     }
 }

@@ -33,8 +33,9 @@ struct ConfigurationTests {
         #expect(request.url?.absoluteString == "https://api.themoviedb.org/3/movie/popular?page=1")
     }
 
-    @Test("TMDB_API_KEY is sent as api_key on every endpoint, next to its own parameters",
-          arguments: ConfigurationTests.everyEndpoint)
+    @Test(
+        "TMDB_API_KEY is sent as api_key on every endpoint, next to its own parameters",
+        arguments: ConfigurationTests.everyEndpoint)
     func apiKeyOnEveryEndpoint(api: MovieApi) throws {
         let request = try makeRequest(api, ["TMDB_API_KEY": "k+y/1"])
         let items = try queryItems(request)
@@ -102,9 +103,11 @@ struct ConfigurationTests {
         #expect(NetworkEnvironment.qa.baseURL.absoluteString == "https://qa-api.themoviedb.org/3")
     }
 
-    @Test("No credential, or only empty ones, means offline", arguments: [
-        [:], ["TMDB_ACCESS_TOKEN": "", "TMDB_API_KEY": "  "], ["TMDB_BASE_URL": "http://127.0.0.1:1/3"],
-    ])
+    @Test(
+        "No credential, or only empty ones, means offline",
+        arguments: [
+            [:], ["TMDB_ACCESS_TOKEN": "", "TMDB_API_KEY": "  "], ["TMDB_BASE_URL": "http://127.0.0.1:1/3"],
+        ])
     func noCredentialIsOffline(variables: [String: String]) throws {
         let configuration = try TMDBConfiguration(environmentVariables: variables)
         #expect(configuration.credential == nil)
@@ -112,8 +115,9 @@ struct ConfigurationTests {
         #expect(MovieService(configuration: configuration).isOffline)
     }
 
-    @Test("A TMDB_BASE_URL that is not an http(s) URL is rejected",
-          arguments: ["api.themoviedb.org/3", "ftp://example.com/3", "http://", "not a url"])
+    @Test(
+        "A TMDB_BASE_URL that is not an http(s) URL is rejected",
+        arguments: ["api.themoviedb.org/3", "ftp://example.com/3", "http://", "not a url"])
     func invalidBaseURL(value: String) {
         #expect(throws: TMDBConfigurationError.invalidBaseURL(value)) {
             try TMDBConfiguration(environmentVariables: ["TMDB_BASE_URL": value, "TMDB_API_KEY": "k"])

@@ -62,9 +62,10 @@ struct MovieDBBinaryTests {
         let popular = try await runMovieDBBinary(["popular"], environment: ["TMDB_BASE_URL": base])
 
         #expect(popular.status == 0)
-        #expect(popular.errorLines == [
-            "movie-db: no TMDB_ACCESS_TOKEN or TMDB_API_KEY set; showing bundled sample data (offline).",
-        ])
+        #expect(
+            popular.errorLines == [
+                "movie-db: no TMDB_ACCESS_TOKEN or TMDB_API_KEY set; showing bundled sample data (offline)."
+            ])
         #expect(popular.outputLines.contains { $0.contains("Fight Club") && $0.contains("1999") })
         #expect(popular.outputLines.last == "page 1 of 1 (8 results)")
 

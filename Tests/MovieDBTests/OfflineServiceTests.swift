@@ -31,10 +31,11 @@ struct OfflineServiceTests {
     func popular() async throws {
         let page = try await service.popular()
 
-        #expect(page.results.map(\.title) == [
-            "Fight Club", "Inception", "Interstellar", "The Dark Knight", "Spirited Away", "Amélie",
-            "Paper Boats", "Untitled Denis Villeneuve Project",
-        ])
+        #expect(
+            page.results.map(\.title) == [
+                "Fight Club", "Inception", "Interstellar", "The Dark Knight", "Spirited Away", "Amélie",
+                "Paper Boats", "Untitled Denis Villeneuve Project",
+            ])
         #expect(page.page == 1)
         #expect(page.totalResults == 8)
         #expect(page.skippedResults == 0)
@@ -93,9 +94,10 @@ struct OfflineServiceTests {
     func videos() async throws {
         let list = try await service.videos(id: 550)
         #expect(list.id == 550)
-        #expect(list.results.map(\.url?.absoluteString) == [
-            "https://www.youtube.com/watch?v=BdJKm16Co6M", "https://vimeo.com/76979871",
-        ])
+        #expect(
+            list.results.map(\.url?.absoluteString) == [
+                "https://www.youtube.com/watch?v=BdJKm16Co6M", "https://vimeo.com/76979871",
+            ])
     }
 
     @Test("Search finds sample titles, ignoring case and accents")

@@ -11,8 +11,9 @@ import Testing
 struct RateLimitPolicyTests {
     private func rateLimited(retryAfter: String?) throws -> APIError {
         let url = try #require(URL(string: "https://api.themoviedb.org/3/movie/1"))
-        let http = try #require(HTTPURLResponse(
-            url: url, statusCode: 429, httpVersion: "HTTP/1.1", headerFields: retryAfter.map { ["Retry-After": $0] } ?? [:]))
+        let http = try #require(
+            HTTPURLResponse(
+                url: url, statusCode: 429, httpVersion: "HTTP/1.1", headerFields: retryAfter.map { ["Retry-After": $0] } ?? [:]))
         let response = Response(request: URLRequest(url: url), httpResponse: http, data: Data())
         return .rateLimited(HTTPFailure(response: response, serverMessage: "slow down"))
     }

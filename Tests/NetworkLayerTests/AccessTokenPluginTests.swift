@@ -73,10 +73,12 @@ struct AccessTokenPluginTests {
 
     @Test func aRejectedFreshTokenIsNotRefreshedAgain() async throws {
         let refreshes = CallCounter()
-        let plugin = AccessTokenPlugin(token: { "expired-token" }, refresh: { _ in
-            await refreshes.increment()
-            return "still-wrong"
-        })
+        let plugin = AccessTokenPlugin(
+            token: { "expired-token" },
+            refresh: { _ in
+                await refreshes.increment()
+                return "still-wrong"
+            })
         let router = Router<TestEndpoint>(plugins: [plugin])
         do {
             _ = try await router.request(.fixture("protected"))

@@ -111,12 +111,18 @@ struct HardeningTests {
         // 503 first (retried), then 401 for the stale token, then 200 with the refreshed one.
         let attempts = Locked(0)
         let transport = StubTransport { request in
-            let attempt = attempts.withLock { $0 += 1; return $0 }
+            let attempt = attempts.withLock {
+                $0 += 1; return $0
+            }
             if attempt == 1 { return StubResponse(statusCode: 503) }
             return request.value(forHTTPHeaderField: "Authorization") == "Bearer fresh" ? StubResponse() : StubResponse(statusCode: 401)
         }
         let refreshes = CallCounter()
-        let plugin = AccessTokenPlugin(token: { "stale" }, refresh: { _ in await refreshes.increment(); return "fresh" })
+        let plugin = AccessTokenPlugin(
+            token: { "stale" },
+            refresh: { _ in
+                await refreshes.increment(); return "fresh"
+            })
         let router = Router<TestEndpoint>(transport: transport, plugins: [plugin], retryPolicy: RetryPolicy(backoffScale: 0.01))
         #expect(try await router.request(.offline()).statusCode == 200)
         #expect(await refreshes.count == 1)
@@ -134,7 +140,8 @@ struct HardeningTests {
         #expect(request.cURLDescription(redaction: .none).contains("password=pa55"))
 
         let sink = LineSink()
-        let router = Router<TestEndpoint>(transport: StubTransport(StubResponse()), plugins: [NetworkLoggerPlugin(options: [.bodies], sink: { sink.write($0) })])
+        let router = Router<TestEndpoint>(
+            transport: StubTransport(StubResponse()), plugins: [NetworkLoggerPlugin(options: [.bodies], sink: { sink.write($0) })])
         _ = try await router.request(endpoint)
         #expect(!sink.text.contains("pa55") && !sink.text.contains("c5"))
         #expect(sink.text.contains("user=ann"))

@@ -19,8 +19,11 @@ struct LoggingTests {
 
     private func secretEndpoint(_ base: TestEndpoint) -> TestEndpoint {
         var endpoint = base
-        endpoint.headers = ["Authorization": "Bearer s3cr3t-bearer", "Cookie": "session=c00kie-value", "Proxy-Authorization": "Basic pr0xy-value", "X-Visible": "shown"]
-        endpoint.task = .requestParameters(bodyParameters: nil, bodyEncoding: .json, urlParameters: ["api_key": "k3y-value", "token": "t0ken-value", "page": 2])
+        endpoint.headers = [
+            "Authorization": "Bearer s3cr3t-bearer", "Cookie": "session=c00kie-value", "Proxy-Authorization": "Basic pr0xy-value", "X-Visible": "shown",
+        ]
+        endpoint.task = .requestParameters(
+            bodyParameters: nil, bodyEncoding: .json, urlParameters: ["api_key": "k3y-value", "token": "t0ken-value", "page": 2])
         return endpoint
     }
 
@@ -66,16 +69,17 @@ struct LoggingTests {
             bodyParameters: ["quote": "it's \"$HOME\" `x`"], bodyEncoding: .json,
             urlParameters: ["api_key": "k3y-value"], additionalHeaders: ["X-Q": "a'b"])
         let curl = try RequestBuilder.makeRequest(for: endpoint).cURLDescription()
-        #expect(curl == """
-            curl -X 'POST' 'https://example.invalid/api/x?api_key=%3Credacted%3E' \\
-              -H 'Authorization: <redacted>' \\
-              -H 'Content-Type: application/json' \\
-              -H 'Cookie: <redacted>' \\
-              -H 'Proxy-Authorization: <redacted>' \\
-              -H 'X-Q: a'\\''b' \\
-              -H 'X-Visible: shown' \\
-              --data-binary '{"quote":"it'\\''s \\"$HOME\\" `x`"}'
-            """)
+        #expect(
+            curl == """
+                curl -X 'POST' 'https://example.invalid/api/x?api_key=%3Credacted%3E' \\
+                  -H 'Authorization: <redacted>' \\
+                  -H 'Content-Type: application/json' \\
+                  -H 'Cookie: <redacted>' \\
+                  -H 'Proxy-Authorization: <redacted>' \\
+                  -H 'X-Q: a'\\''b' \\
+                  -H 'X-Visible: shown' \\
+                  --data-binary '{"quote":"it'\\''s \\"$HOME\\" `x`"}'
+                """)
     }
 
     /// The cURL string, run by the real curl against httpbin, sends the same request.

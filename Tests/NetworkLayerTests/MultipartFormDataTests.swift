@@ -9,7 +9,8 @@ struct MultipartFormDataTests {
         form.append("v", name: "a")
         form.append(Data([1, 2]), name: "f", fileName: "x.bin")
         let b = form.boundary
-        let expected = "--\(b)\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nv\r\n"
+        let expected =
+            "--\(b)\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nv\r\n"
             + "--\(b)\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n\u{01}\u{02}\r\n"
             + "--\(b)--\r\n"
         #expect(try form.encode() == Data(expected.utf8))

@@ -45,7 +45,8 @@ struct NetworkManagerTests {
         }
         #expect(failure.statusCode == 401)
         #expect(failure.serverMessage == "Invalid API key: You must be granted a valid key.")
-        #expect(APIError.authentication(failure).localizedDescription
+        #expect(
+            APIError.authentication(failure).localizedDescription
                 == "Not authorized (401: Invalid API key: You must be granted a valid key.).")
     }
 
@@ -148,7 +149,8 @@ struct NetworkManagerTests {
     }
 
     @Test func completionFormIsCancellable() async throws {
-        let manager = NetworkManager<TestEndpoint>(router: Router(transport: StubTransport(StubResponse(), delay: 5), callbackQueue: DispatchQueue(label: "tests")))
+        let manager = NetworkManager<TestEndpoint>(
+            router: Router(transport: StubTransport(StubResponse(), delay: 5), callbackQueue: DispatchQueue(label: "tests")))
         let outcome = await withCheckedContinuation { continuation in
             let handle = manager.request(.offline(), as: Movie.self) { continuation.resume(returning: $0) }
             handle.cancel()

@@ -52,10 +52,11 @@ struct PluginTests {
         let response = try await router.request(.httpbin("headers"))
         let headers = try #require(try jsonObject(response.data)["headers"] as? [String: String])
         #expect(headers["X-Plugins"] == "a,b")
-        #expect(log.all == [
-            "a.prepare", "b.prepare", "a.willSend", "b.willSend",
-            "a.didReceive(200)", "b.didReceive(200)", "a.process", "b.process",
-        ])
+        #expect(
+            log.all == [
+                "a.prepare", "b.prepare", "a.willSend", "b.willSend",
+                "a.didReceive(200)", "b.didReceive(200)", "a.process", "b.process",
+            ])
     }
 
     @Test func didReceiveRunsForABuildFailure() async throws {

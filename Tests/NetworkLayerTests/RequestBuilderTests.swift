@@ -157,8 +157,9 @@ struct RequestBuilderTests {
 
     @Test func rawDataKeepsAContentTypeHeader() throws {
         let request = try RequestBuilder.makeRequest(
-            for: TestEndpoint.offline("x", .post, task: .requestData(Data("<a/>".utf8), contentType: "text/plain"),
-                          headers: ["content-type": "application/xml"]))
+            for: TestEndpoint.offline(
+                "x", .post, task: .requestData(Data("<a/>".utf8), contentType: "text/plain"),
+                headers: ["content-type": "application/xml"]))
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/xml")
     }
 

@@ -28,7 +28,8 @@ struct RetryTests {
         let times = try await attemptTimes(key)
         #expect(times.count == 3)
         if times.count == 3 {
-            let first = times[1] - times[0], second = times[2] - times[1]
+            let first = times[1] - times[0]
+            let second = times[2] - times[1]
             // Generous upper bounds: a loaded 2-core machine delays timers, never advances them.
             #expect(first >= 0.19 && first < TestTiming.bound(1.5), "first delay \(first)")
             #expect(second >= 0.39 && second < TestTiming.bound(2), "second delay \(second)")
@@ -117,7 +118,9 @@ struct RetryTests {
 /// The policy's decisions, without a network.
 @Suite("RetryPolicy")
 struct RetryPolicyTests {
-    private func attempt(status: Int? = nil, urlError: URLError.Code? = nil, method: String = "GET", retryCount: Int = 0, headers: [String: String] = [:]) throws -> RetryPolicy.FailedAttempt {
+    private func attempt(status: Int? = nil, urlError: URLError.Code? = nil, method: String = "GET", retryCount: Int = 0, headers: [String: String] = [:])
+        throws -> RetryPolicy.FailedAttempt
+    {
         var request = URLRequest(url: try #require(URL(string: "https://example.invalid/x")))
         request.httpMethod = method
         let error: NetworkError

@@ -45,7 +45,8 @@ struct RouterDeadlineTests {
             #expect(response.statusCode == 500)
             #expect(response.text == "database down")
             // Foundation's status text differs in letter case between Linux and Apple platforms.
-            #expect(NetworkError.unacceptableStatusCode(response).localizedDescription.lowercased()
+            #expect(
+                NetworkError.unacceptableStatusCode(response).localizedDescription.lowercased()
                     == "the server answered 500 internal server error: database down")
         }
     }

@@ -66,7 +66,8 @@ struct TransferTests {
 
         let log = ProgressLog()
         let fileResponse = try await router.request(
-            endpoint("upload", .post, task: .uploadFile(file, contentType: "application/octet-stream"))) { log.record($0) }
+            endpoint("upload", .post, task: .uploadFile(file, contentType: "application/octet-stream"))
+        ) { log.record($0) }
         let fileEcho = try jsonObject(fileResponse.data)
         #expect(fileEcho["size"] as? Int == 64 * Self.mebibyte)
         #expect(fileEcho["sha256"] as? String == (try await fixtureDigest(bytes: 64 * Self.mebibyte, seed: "up")))
@@ -150,9 +151,10 @@ struct TransferTests {
         try Data("precious".utf8).write(to: destination)
         let before = leftoverTemporaryFiles()
         do {
-            _ = try await router.request(endpoint(
-                "status/404?body=no%20such%20file",
-                task: .download(DownloadDestination(destination, options: [.replaceExisting]))))
+            _ = try await router.request(
+                endpoint(
+                    "status/404?body=no%20such%20file",
+                    task: .download(DownloadDestination(destination, options: [.replaceExisting]))))
             Issue.record("expected a 404")
         } catch NetworkError.unacceptableStatusCode(let response) {
             #expect(response.statusCode == 404)
@@ -184,7 +186,8 @@ struct TransferTests {
     @Test func progressAsAnAsyncStream() async throws {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let transfer = router.transfer(endpoint("bytes/\(8 * Self.mebibyte)?seed=stream", task: .download(DownloadDestination(folder.appendingPathComponent("s.bin")))))
+        let transfer = router.transfer(
+            endpoint("bytes/\(8 * Self.mebibyte)?seed=stream", task: .download(DownloadDestination(folder.appendingPathComponent("s.bin")))))
         var events: [TransferProgress] = []
         for await event in transfer.progress { events.append(event) }
         let response = try await transfer.response()

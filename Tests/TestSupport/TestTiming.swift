@@ -8,7 +8,7 @@ import Foundation
 public enum TestTiming {
     public static let factor: Double = {
         guard let value = ProcessInfo.processInfo.environment["NETWORKLAYER_TIMING_FACTOR"],
-              let factor = Double(value), factor >= 1
+            let factor = Double(value), factor >= 1
         else { return 1 }
         return factor
     }()

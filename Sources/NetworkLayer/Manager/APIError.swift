@@ -76,8 +76,8 @@ public enum APIError: Error, Sendable {
     public var httpFailure: HTTPFailure? {
         switch self {
         case .authentication(let failure), .notFound(let failure), .timeout(let failure),
-             .rateLimited(let failure), .clientError(let failure), .serverError(let failure),
-             .unexpectedStatus(let failure):
+            .rateLimited(let failure), .clientError(let failure), .serverError(let failure),
+            .unexpectedStatus(let failure):
             return failure
         case .transport, .deadlineExceeded, .cancelled, .decoding, .invalidRequest, .underlying:
             return nil

@@ -69,7 +69,8 @@ public struct NetworkManager<EndPoint: EndPointType>: Sendable {
         let decoder = self.decoder
         let errorMessage = self.errorMessage
         return router.start(route) { result in
-            let outcome = result
+            let outcome =
+                result
                 .flatMap { response -> Result<T, NetworkError> in
                     Result { () throws(NetworkError) -> T in try response.decode(T.self, using: decoder) }
                 }

@@ -124,7 +124,8 @@ actor TokenStore {
         guard let refresher else { return false }
         if let token, token != expired { return true }
         if let failedRefresh, failedRefresh.expired == expired,
-           Date().timeIntervalSince(failedRefresh.at) < Self.failureMemory {
+            Date().timeIntervalSince(failedRefresh.at) < Self.failureMemory
+        {
             throw failedRefresh.error
         }
         if let refreshing, refreshing.expired == expired {

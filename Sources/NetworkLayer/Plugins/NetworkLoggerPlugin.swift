@@ -64,8 +64,10 @@ public struct NetworkLoggerPlugin: PluginType {
 
     /// Logs the request about to be sent.
     public func willSend(_ request: URLRequest, context: RequestContext) {
-        var lines = ["→ [\(context.id)] \(request.httpMethod ?? "GET") \(redaction.url(request.url))"
-            + (context.attempt > 1 ? " (attempt \(context.attempt))" : "")]
+        var lines = [
+            "→ [\(context.id)] \(request.httpMethod ?? "GET") \(redaction.url(request.url))"
+                + (context.attempt > 1 ? " (attempt \(context.attempt))" : "")
+        ]
         if options.contains(.headers) {
             for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
                 lines.append("    \(name): \(redaction.header(name, value))")
@@ -88,15 +90,18 @@ public struct NetworkLoggerPlugin: PluginType {
             if let response = error.response {
                 sink(summary(of: response, milliseconds: milliseconds, context: context))
             }
-            sink("✕ [\(context.id)] \(String(describing: type(of: context.target))) failed after \(milliseconds) ms: "
-                + redactedDescription(of: error))
+            sink(
+                "✕ [\(context.id)] \(String(describing: type(of: context.target))) failed after \(milliseconds) ms: "
+                    + redactedDescription(of: error))
         }
     }
 
     private func summary(of response: Response, milliseconds: Int, context: RequestContext) -> String {
         let request = response.request
-        var lines = ["← [\(context.id)] \(response.statusCode) \(request.httpMethod ?? "GET") \(redaction.url(request.url))"
-            + " (\(milliseconds) ms, \(request.httpBody?.count ?? 0) B sent, \(response.data.count) B received)"]
+        var lines = [
+            "← [\(context.id)] \(response.statusCode) \(request.httpMethod ?? "GET") \(redaction.url(request.url))"
+                + " (\(milliseconds) ms, \(request.httpBody?.count ?? 0) B sent, \(response.data.count) B received)"
+        ]
         if options.contains(.headers) {
             let fields = response.httpResponse.allHeaderFields.compactMap { key, value -> (String, String)? in
                 guard let key = key as? String else { return nil }

@@ -55,7 +55,7 @@ public enum RequestBuilder {
             // FoundationNetworking traps on a body URL that is not a file URL.
             var isDirectory: ObjCBool = false
             guard file.isFileURL, FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory),
-                  !isDirectory.boolValue, FileManager.default.isReadableFile(atPath: file.path)
+                !isDirectory.boolValue, FileManager.default.isReadableFile(atPath: file.path)
             else {
                 throw .unreadableUploadFile(file.absoluteString)
             }

@@ -9,7 +9,7 @@ import Foundation
 enum URLJoining {
     static func url(base: URL, path: String) throws(RequestBuildingError) -> URL {
         guard base.scheme != nil, base.host != nil,
-              var components = URLComponents(url: base, resolvingAgainstBaseURL: true)
+            var components = URLComponents(url: base, resolvingAgainstBaseURL: true)
         else {
             throw .invalidURL(base.absoluteString)
         }
@@ -62,7 +62,8 @@ enum URLJoining {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%"), index + 2 < bytes.count,
-               isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) {
+                isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2])
+            {
                 output.append(byte)
             } else if byte != UInt8(ascii: "%"), isAllowed(byte) {
                 output.append(byte)
@@ -79,7 +80,7 @@ enum URLJoining {
     private static func isHexDigit(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
-             UInt8(ascii: "A")...UInt8(ascii: "F"):
+            UInt8(ascii: "A")...UInt8(ascii: "F"):
             return true
         default:
             return false
@@ -90,7 +91,7 @@ enum URLJoining {
     static func isPathCharacter(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
         default:
             return "-._~!$&'()*+,;=:@/".utf8.contains(byte)

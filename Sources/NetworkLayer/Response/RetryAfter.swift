@@ -41,8 +41,8 @@ public enum RetryAfter: Sendable, Equatable {
 
     private static let dateFormats = [
         "EEE, dd MMM yyyy HH:mm:ss zzz",  // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
-        "EEEE, dd-MMM-yy HH:mm:ss zzz",   // RFC 850:     Sunday, 06-Nov-94 08:49:37 GMT
-        "EEE MMM d HH:mm:ss yyyy",        // asctime:     Sun Nov  6 08:49:37 1994
+        "EEEE, dd-MMM-yy HH:mm:ss zzz",  // RFC 850:     Sunday, 06-Nov-94 08:49:37 GMT
+        "EEE MMM d HH:mm:ss yyyy",  // asctime:     Sun Nov  6 08:49:37 1994
     ]
 
     /// Seconds to wait from `now`; never negative (a date in the past means "now").

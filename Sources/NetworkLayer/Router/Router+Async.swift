@@ -38,6 +38,7 @@ extension Router {
     /// ```
     ///
     /// - Parameters:
+    ///   - route: The endpoint to send.
     ///   - type: The type to decode.
     ///   - decoder: The decoder; a new `JSONDecoder` by default.
     /// - Throws: ``NetworkError``; ``NetworkError/decoding(_:_:)`` keeps the `DecodingError` and

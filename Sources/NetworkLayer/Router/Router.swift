@@ -199,7 +199,7 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
 
             let failed = RetryPolicy.FailedAttempt(request: request, error: error, retryCount: retryCount)
             guard let delay = retryPolicy.delay(for: failed),
-                  Date().addingTimeInterval(delay) < deadline
+                Date().addingTimeInterval(delay) < deadline
             else {
                 return result
             }

@@ -48,7 +48,7 @@ public struct StubTransport: HTTPTransport {
         try Task.checkCancellation()
         let stub = try await respond(request)
         guard let url = request.url,
-              let response = HTTPURLResponse(url: url, statusCode: stub.statusCode, httpVersion: "HTTP/1.1", headerFields: stub.headers)
+            let response = HTTPURLResponse(url: url, statusCode: stub.statusCode, httpVersion: "HTTP/1.1", headerFields: stub.headers)
         else {
             throw URLError(.badURL)
         }

@@ -92,7 +92,8 @@ final class DownloadWork: Sendable {
             try? FileManager.default.createDirectory(
                 at: destination.url.deletingLastPathComponent(), withIntermediateDirectories: true)
         }
-        workFile = destination.resumable
+        workFile =
+            destination.resumable
             ? destination.partialFileURL
             : FileManager.default.temporaryDirectory.appendingPathComponent("networklayer-download-\(UUID().uuidString)")
     }

@@ -28,11 +28,11 @@ public protocol HTTPTransport: Sendable {
     ///   statuses are not errors here: the router validates them.
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
 
-    /// Sends `request` with a body kept outside it, reporting bytes sent. Has a default
-    /// implementation (see ``HTTPTransport/upload(_:body:progress:)-extension``).
+    /// Sends `request` with a body kept outside it, reporting bytes sent. The default
+    /// implementation holds the body in memory, calls ``send(_:)`` and reports progress once.
     func upload(_ request: URLRequest, body: UploadBody, progress: @escaping TransferProgressHandler) async throws -> (Data, HTTPURLResponse)
 
-    /// Sends `request` and writes a 2xx body into `file`, reporting bytes received. Has a default
-    /// implementation (see ``HTTPTransport/download(_:to:progress:)-extension``).
+    /// Sends `request` and writes a 2xx body into `file`, reporting bytes received. The
+    /// default implementation receives the body in memory through ``send(_:)``.
     func download(_ request: URLRequest, to file: URL, progress: @escaping TransferProgressHandler) async throws -> (Data, HTTPURLResponse)
 }

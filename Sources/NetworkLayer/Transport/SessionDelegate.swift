@@ -27,7 +27,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
         guard Self.httpAuthenticationMethods.contains(challenge.protectionSpace.authenticationMethod),
-              let response = challenge.failureResponse as? HTTPURLResponse
+            let response = challenge.failureResponse as? HTTPURLResponse
         else {
             completionHandler(.performDefaultHandling, nil)
             return

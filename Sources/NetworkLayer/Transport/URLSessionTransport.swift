@@ -143,4 +143,3 @@ private final class DataTaskCall: @unchecked Sendable {
         continuation.resume(returning: (data ?? Data(), http))
     }
 }
-

@@ -244,8 +244,9 @@ extension Reliability {
                 case (.response(let status), .success(let value)):
                     #expect((value as? Response)?.statusCode == status, sourceLocation: sourceLocation)
                 case (.transport(let code), .failure(.transport(let error))):
-                    #expect(error.code == code, "URLError \(error.code.rawValue): \(error.localizedDescription)",
-                            sourceLocation: sourceLocation)
+                    #expect(
+                        error.code == code, "URLError \(error.code.rawValue): \(error.localizedDescription)",
+                        sourceLocation: sourceLocation)
                 case (.timedOut, .failure(.timedOut(let after))):
                     #expect(after == timeout, sourceLocation: sourceLocation)
                 case (.unacceptableStatusCode(let status), .failure(.unacceptableStatusCode(let response))):
@@ -320,11 +321,11 @@ extension Reliability {
             }
         }
         let elapsed = Date().timeIntervalSince(started)
-        let finished = try #require(result, "no outcome within \(fault.timeout + grace) s: the request hangs",
-                                    sourceLocation: sourceLocation)
+        let finished = try #require(
+            result, "no outcome within \(fault.timeout + grace) s: the request hangs",
+            sourceLocation: sourceLocation)
         return Outcome(result: finished, elapsed: elapsed)
     }
-
 
     /// The APIError case as the README names it: "`APIError.rateLimited`".
     static func readmeName(of error: APIError) -> String {
@@ -380,8 +381,9 @@ extension Reliability.Fault {
         let started = Date()
         let result = await Reliability.withWatchdog(timeout + 3) { await manager.request(endpoint, as: T.self) }
         let elapsed = Date().timeIntervalSince(started)
-        let finished = try #require(result, "no outcome within \(timeout + 3) s: the request hangs",
-                                    sourceLocation: sourceLocation)
+        let finished = try #require(
+            result, "no outcome within \(timeout + 3) s: the request hangs",
+            sourceLocation: sourceLocation)
         return (finished, elapsed)
     }
 }
@@ -433,8 +435,9 @@ extension Reliability {
             let fault = Fault.bodyOnReusedConnection
             let outcome = try await fault.send()
             fault.expected.verify(outcome.result, timeout: fault.timeout)
-            #expect(outcome.elapsed >= fault.timeout - 0.05 && outcome.elapsed < fault.timeout + 0.5,
-                    "took \(outcome.elapsed) s")
+            #expect(
+                outcome.elapsed >= fault.timeout - 0.05 && outcome.elapsed < fault.timeout + 0.5,
+                "took \(outcome.elapsed) s")
         }
 
         // MARK: Slow servers
@@ -679,8 +682,9 @@ extension Reliability {
             try await fault.prime(router)
             let counter = CompletionCounter()
             router.request(fault.endpoint(), completion: { counter.record($0) })
-            #expect(await eventually(within: fault.timeout + 3) { counter.count >= 1 },
-                    "no completion within \(fault.timeout + 3) s")
+            #expect(
+                await eventually(within: fault.timeout + 3) { counter.count >= 1 },
+                "no completion within \(fault.timeout + 3) s")
             // Late duplicates would arrive after the first completion: give them time to.
             try await Task.sleep(nanoseconds: 300_000_000)
             #expect(counter.count == 1)
@@ -688,9 +692,10 @@ extension Reliability {
 
             let result = try #require(counter.first)
             if case .decoding = fault.expected {
-                fault.expected.verify(result.flatMap { response in
-                    Result { () throws(NetworkError) in try response.decode(Greeting.self) }
-                }, timeout: fault.timeout)
+                fault.expected.verify(
+                    result.flatMap { response in
+                        Result { () throws(NetworkError) in try response.decode(Greeting.self) }
+                    }, timeout: fault.timeout)
             } else {
                 fault.expected.verify(result, timeout: fault.timeout)
             }

@@ -41,7 +41,7 @@ extension Reliability {
 
             static func now() -> Snapshot? {
                 guard let fileDescriptors = ProcessResources.openFileDescriptors(),
-                      let residentBytes = ProcessResources.residentBytes()
+                    let residentBytes = ProcessResources.residentBytes()
                 else { return nil }
                 return Snapshot(fileDescriptors: fileDescriptors, residentBytes: residentBytes)
             }

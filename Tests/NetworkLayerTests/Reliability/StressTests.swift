@@ -46,14 +46,18 @@ extension Reliability {
         static let residentAllowance = 10 * 1_048_576
         static let childTimeout: TimeInterval = 50
 
-        @Test(.enabled(if: ChildProcess.requestedWorkload == Workload.randomCancellations.rawValue,
-                       "runs in the child process of StressTests only"))
+        @Test(
+            .enabled(
+                if: ChildProcess.requestedWorkload == Workload.randomCancellations.rawValue,
+                "runs in the child process of StressTests only"))
         func randomCancellations() async throws {
             try await Self.run(.randomCancellations)
         }
 
-        @Test(.enabled(if: ChildProcess.requestedWorkload == Workload.noCancellation.rawValue,
-                       "runs in the child process of StressTests only"))
+        @Test(
+            .enabled(
+                if: ChildProcess.requestedWorkload == Workload.noCancellation.rawValue,
+                "runs in the child process of StressTests only"))
         func noCancellation() async throws {
             try await Self.run(.noCancellation)
         }
@@ -130,16 +134,21 @@ extension Reliability {
             let after = try #require(ProcessResources.Snapshot.now())
             withExtendedLifetime(router) {}
 
-            print(String(format: "STRESS: %d requests, %d in flight, in %.2f s (%.0f req/s)",
-                         requests, inFlight, duration, Double(requests) / duration))
+            print(
+                String(
+                    format: "STRESS: %d requests, %d in flight, in %.2f s (%.0f req/s)",
+                    requests, inFlight, duration, Double(requests) / duration))
             print("STRESS: \(tally.summary)")
-            print("STRESS: fds after warm-up \(before.fileDescriptors), after run \(after.fileDescriptors); "
-                  + String(format: "RSS after warm-up %.1f MiB, after run %.1f MiB", before.residentMiB, after.residentMiB))
+            print(
+                "STRESS: fds after warm-up \(before.fileDescriptors), after run \(after.fileDescriptors); "
+                    + String(format: "RSS after warm-up %.1f MiB, after run %.1f MiB", before.residentMiB, after.residentMiB))
 
-            #expect(after.fileDescriptors <= before.fileDescriptors + fileDescriptorAllowance,
-                    "file descriptors: \(before) → \(after)")
-            #expect(after.residentBytes <= before.residentBytes + residentAllowance,
-                    "resident memory: \(before) → \(after)")
+            #expect(
+                after.fileDescriptors <= before.fileDescriptors + fileDescriptorAllowance,
+                "file descriptors: \(before) → \(after)")
+            #expect(
+                after.residentBytes <= before.residentBytes + residentAllowance,
+                "resident memory: \(before) → \(after)")
             #expect(duration < 30, "took \(duration) s")
         }
 
@@ -174,10 +183,12 @@ extension Reliability {
             case .completion:
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                     let firstCompletion = ResumeOnce(continuation)
-                    let handle = router.request(endpoint, completion: { result in
-                        tally.record(result, for: index)
-                        firstCompletion.resume(returning: ())
-                    })
+                    let handle = router.request(
+                        endpoint,
+                        completion: { result in
+                            tally.record(result, for: index)
+                            firstCompletion.resume(returning: ())
+                        })
                     switch plan.cancellation {
                     case .none:
                         break
@@ -299,11 +310,19 @@ extension Reliability {
         var completedTwiceOrMore: Int { read { counts, _ in counts.filter { $0 > 1 }.count } }
 
         var succeeded: Int {
-            read { _, kinds in kinds.filter { if case .succeeded = $0 { return true }; return false }.count }
+            read { _, kinds in
+                kinds.filter {
+                    if case .succeeded = $0 { return true }; return false
+                }.count
+            }
         }
 
         var otherOutcomes: [String] {
-            read { _, kinds in kinds.compactMap { if case .other(let text) = $0 { return text }; return nil } }
+            read { _, kinds in
+                kinds.compactMap {
+                    if case .other(let text) = $0 { return text }; return nil
+                }
+            }
         }
 
         private func count(where include: (Plan.Cancellation, Kind?) -> Bool) -> Int {
@@ -328,13 +347,19 @@ extension Reliability {
 
         var summary: String {
             let planned = { (match: (Plan.Cancellation) -> Bool) in self.plans.filter { match($0.cancellation) }.count }
-            let beforeStart = planned { if case .beforeStart = $0 { return true }; return false }
-            let midFlight = planned { if case .midFlight = $0 { return true }; return false }
+            let beforeStart = planned {
+                if case .beforeStart = $0 { return true }; return false
+            }
+            let midFlight = planned {
+                if case .midFlight = $0 { return true }; return false
+            }
             let midFlightCancelled = count { cancellation, kind in
                 guard case .midFlight = cancellation, case .cancelled = kind else { return false }
                 return true
             }
-            let cancelled = count { _, kind in if case .cancelled = kind { return true }; return false }
+            let cancelled = count { _, kind in
+                if case .cancelled = kind { return true }; return false
+            }
             return "\(plans.count) requests: \(completedOnce) completed once, \(completedTwiceOrMore) more than once, "
                 + "\(plans.count - completedOnce - completedTwiceOrMore) never; \(succeeded) succeeded, \(cancelled) cancelled "
                 + "(\(beforeStart) cancelled before start, \(midFlightCancelled) of \(midFlight) mid-flight cancellations "

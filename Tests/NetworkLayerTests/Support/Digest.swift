@@ -28,7 +28,7 @@ func sha256(of data: Data) throws -> String {
 /// What the fixture server says the SHA-256 of its `/bytes/n?seed=s` stream is.
 func fixtureDigest(bytes: Int, seed: String) async throws -> String {
     guard let base = TestServers.fixture,
-          let url = URL(string: "\(base.absoluteString)/bytes/\(bytes)/sha256?seed=\(seed)")
+        let url = URL(string: "\(base.absoluteString)/bytes/\(bytes)/sha256?seed=\(seed)")
     else { throw URLError(.badURL) }
     let (data, _) = try await URLSession.shared.data(from: url)
     return try jsonObject(data)["sha256"] as? String ?? ""

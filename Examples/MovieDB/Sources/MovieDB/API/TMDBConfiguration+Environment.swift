@@ -30,7 +30,7 @@ extension TMDBConfiguration {
         var environment = NetworkEnvironment.production
         if let text = value(Self.baseURLVariable) {
             guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-                  scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
+                scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
             else {
                 throw .invalidBaseURL(text)
             }

@@ -34,9 +34,9 @@ public struct TMDBEndpoint: EndPointType {
     public var baseURL: URL {
         let base = configuration.baseURL
         guard case .apiKey(let key) = configuration.credential,
-              var components = URLComponents(url: base, resolvingAgainstBaseURL: false),
-              // The library's encoder, so the key is escaped exactly like every other parameter.
-              let pair = try? URLParameterEncoder().query(from: ["api_key": key])
+            var components = URLComponents(url: base, resolvingAgainstBaseURL: false),
+            // The library's encoder, so the key is escaped exactly like every other parameter.
+            let pair = try? URLParameterEncoder().query(from: ["api_key": key])
         else {
             return base
         }

@@ -8,7 +8,9 @@ import Foundation
 enum ArgumentParser {
     /// The subcommands and what each takes.
     private enum Command: String {
-        case popular, nowPlaying = "now-playing", recommended, videos, movie, search, help
+        case popular
+        case nowPlaying = "now-playing"
+        case recommended, videos, movie, search, help
 
         var isPaged: Bool { [.popular, .nowPlaying, .recommended, .search].contains(self) }
     }

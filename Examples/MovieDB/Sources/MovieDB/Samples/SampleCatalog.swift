@@ -42,24 +42,27 @@ enum SampleCatalog {
     static func details(id: Int) -> Data {
         if let json = SampleResponses.details[id] { return Data(json.utf8) }
         guard let movie = movies.first(where: { $0.id == id }) else {
-            return encode(MovieDetails(
-                id: id, title: "Sample Movie \(id)",
-                overview: "No sample data is bundled for movie \(id). Set TMDB_ACCESS_TOKEN or TMDB_API_KEY to see TMDB's details.",
-                releaseDate: "", runtime: nil, voteAverage: 0, genres: [], tagline: nil, status: nil,
-                homepage: nil, imdbId: nil))
+            return encode(
+                MovieDetails(
+                    id: id, title: "Sample Movie \(id)",
+                    overview: "No sample data is bundled for movie \(id). Set TMDB_ACCESS_TOKEN or TMDB_API_KEY to see TMDB's details.",
+                    releaseDate: "", runtime: nil, voteAverage: 0, genres: [], tagline: nil, status: nil,
+                    homepage: nil, imdbId: nil))
         }
         let genres = movie.genreIds.compactMap { id in SampleResponses.genreNames[id].map { Genre(id: id, name: $0) } }
-        return encode(MovieDetails(
-            id: movie.id, title: movie.title, overview: movie.overview, releaseDate: movie.releaseDate,
-            runtime: nil, voteAverage: movie.voteAverage, genres: genres, tagline: nil,
-            status: movie.year == nil ? "Planned" : "Released", homepage: nil, imdbId: nil))
+        return encode(
+            MovieDetails(
+                id: movie.id, title: movie.title, overview: movie.overview, releaseDate: movie.releaseDate,
+                runtime: nil, voteAverage: movie.voteAverage, genres: genres, tagline: nil,
+                status: movie.year == nil ? "Planned" : "Released", homepage: nil, imdbId: nil))
     }
 
     /// A one-page list holding `results` on page 1, and nothing after.
     private static func pageData(_ results: [Movie], page: Int) -> Data {
-        encode(Page<Movie>(
-            page: page, results: page == 1 ? results : [], totalPages: 1,
-            totalResults: results.count))
+        encode(
+            Page<Movie>(
+                page: page, results: page == 1 ? results : [], totalPages: 1,
+                totalResults: results.count))
     }
 
     private static func movies(in json: String) -> [Movie] {

@@ -1,3 +1,6 @@
+// swift-format-ignore-file
+// TMDB answers kept as captured, one JSON record per line (longer than any line length):
+// data, not code, so the formatter leaves this file alone.
 /// TMDB responses bundled with the example, so that it runs with no network and no key.
 ///
 /// Shaped exactly like TMDB's answers (captured and trimmed, ids and titles are real) and
