@@ -5,8 +5,8 @@ import Foundation
 /// exactly once whatever the timing of the response, ``cancel()`` and the deadline.
 ///
 /// Three parties race to finish a request: the pipeline with its result, a caller with
-/// ``cancel()``, and the deadline timer. Cancellation and the deadline deliver their error at
-/// once and cancel the pipeline's task, which cancels the transfer. Whoever calls
+/// ``cancel()``, and the deadline timer. Cancellation and the deadline cancel the pipeline's
+/// task, which cancels the transfer, and deliver their error at once. Whoever calls
 /// ``finish(_:)`` first delivers; the others do nothing. Once interrupted, a request reports the
 /// interruption even if its pipeline returns a result in the same instant.
 final class RequestHandle: Cancellable {
@@ -106,7 +106,9 @@ final class RequestHandle: Cancellable {
             return .some(state.task)
         }
         guard case .some(let task) = task else { return }
-        finish(.failure(error))
+        // Cancel first: the transport's cancellation handler runs synchronously and stops
+        // writing a download's file, so nothing touches it once the caller hears of it.
         task?.cancel()
+        finish(.failure(error))
     }
 }

@@ -130,6 +130,7 @@ final class TransferCall: @unchecked Sendable {
     private var fileFailure: (any Error)?
     private var received: Int64 = 0
     private var expected: Int64?
+    private var stopped = false
 
     init(sink: Sink, progress: @escaping TransferProgressHandler) {
         self.sink = sink
@@ -142,6 +143,16 @@ final class TransferCall: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Stops writing at once: Foundation may still deliver chunks it had queued after
+    /// `cancel()`, and a download resumed right away must find the file as it was left.
+    func stop() {
+        lock.lock()
+        stopped = true
+        try? file?.close()
+        file = nil
+        lock.unlock()
+    }
+
     func didSend(_ sent: Int64, of total: Int64?) {
         progress(sent, total)
     }
@@ -149,7 +160,7 @@ final class TransferCall: @unchecked Sendable {
     func didReceive(_ response: URLResponse) {
         lock.lock()
         defer { lock.unlock() }
-        guard let http = response as? HTTPURLResponse else { return }
+        guard let http = response as? HTTPURLResponse, !stopped else { return }
         self.response = http
         guard case .file(let url) = sink, (200..<300).contains(http.statusCode) else { return }
         do {
@@ -177,7 +188,9 @@ final class TransferCall: @unchecked Sendable {
 
     func didReceive(_ data: Data) {
         lock.lock()
-        if let file {
+        if stopped {
+            lock.unlock()
+        } else if let file {
             file.write(data)
             received += Int64(data.count)
             let (done, total) = (received, expected)

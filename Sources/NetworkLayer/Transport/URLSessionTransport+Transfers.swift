@@ -41,6 +41,7 @@ extension URLSessionTransport {
                 task.resume()
             }
         } onCancel: {
+            call.stop()
             task.cancel()
         }
     }
