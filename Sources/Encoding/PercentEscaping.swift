@@ -52,12 +52,4 @@ package enum PercentEscaping {
         }
         return String(decoding: bytes, as: UTF8.self)
     }
-
-    /// `string` escaped for a query component.
-    static func escape(_ string: String) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(string.utf8.count)
-        append(string, escapedTo: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
 }

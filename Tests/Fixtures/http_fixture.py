@@ -108,6 +108,17 @@ CLOSE = object()
 _BODY_NONE, _BODY_UNREAD, _BODY_READING, _BODY_DONE = range(4)
 
 
+
+async def _read_exactly(reader, count):
+    """Yields exactly `count` bytes from `reader` in chunks; a short read means the client went away."""
+    remaining = count
+    while remaining:
+        data = await reader.read(min(remaining, STREAM_CHUNK))
+        if not data:
+            raise asyncio.IncompleteReadError(b"", remaining)
+        remaining -= len(data)
+        yield data
+
 class Request:
     # __slots__: one Request per request on the benchmark's hot path.
     __slots__ = ("method", "target", "version", "headers", "path", "query_string",
@@ -154,21 +165,12 @@ class Request:
                         if line in (b"\r\n", b"\n"):
                             break
                     break
-                while remaining:
-                    data = await reader.read(min(remaining, STREAM_CHUNK))
-                    if not data:
-                        raise asyncio.IncompleteReadError(b"", remaining)
-                    remaining -= len(data)
+                async for data in _read_exactly(reader, remaining):
                     yield data
                 if (await reader.readline()).strip():
                     raise BadRequest(400, "chunk not followed by CRLF")
         else:
-            remaining = self._length
-            while remaining:
-                data = await reader.read(min(remaining, STREAM_CHUNK))
-                if not data:
-                    raise asyncio.IncompleteReadError(b"", remaining)
-                remaining -= len(data)
+            async for data in _read_exactly(reader, self._length):
                 yield data
         self._body_state = _BODY_DONE
 

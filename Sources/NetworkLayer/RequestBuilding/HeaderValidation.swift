@@ -49,7 +49,8 @@ extension URLRequest {
     }
 
     /// Sets `value` for `name`, replacing a field of the same name in any letter case,
-    /// after checking both.
+    /// after checking both. Checked *before* setting: FoundationNetworking silently drops a
+    /// value with CR or LF, so a later look at the request would no longer see it.
     mutating func setValidatedHeader(_ value: String, for name: String) throws(RequestBuildingError) {
         guard HeaderValidation.isValidName(name) else {
             throw .invalidHeaderName(HeaderValidation.printable(name))

@@ -216,6 +216,7 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     /// (or a custom encoder) may have set any, and FoundationNetworking sends a name with CR LF
     /// verbatim.
     private func prepare(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+        guard !plugins.isEmpty else { return request }
         var request = request
         for plugin in plugins {
             request = try await plugin.prepare(request, context: context)

@@ -20,6 +20,28 @@ extension HTTPTransport {
     /// The default puts the body in memory and calls ``send(_:)``, reporting progress once at the
     /// end: right for stubs and small bodies. ``URLSessionTransport`` streams and reports as it goes.
     public func upload(_ request: URLRequest, body: UploadBody, progress: @escaping TransferProgressHandler) async throws -> (Data, HTTPURLResponse) {
+        try await InMemoryTransfer.upload(request, body: body, progress: progress, send: send)
+    }
+
+    /// Sends `request` and writes a 2xx body into `file`: appended when the status is 206
+    /// (a resumed download), replacing what is there otherwise. Any other status's body is
+    /// returned in memory instead and `file` is left alone.
+    ///
+    /// The default receives the body in memory through ``send(_:)``; ``URLSessionTransport``
+    /// streams it to disk.
+    public func download(_ request: URLRequest, to file: URL, progress: @escaping TransferProgressHandler) async throws -> (Data, HTTPURLResponse) {
+        try await InMemoryTransfer.download(request, to: file, progress: progress, send: send)
+    }
+}
+
+/// Uploads and downloads over a plain `send`, with the body in memory: the protocol's defaults,
+/// and what ``URLSessionTransport`` does on a session it does not own.
+enum InMemoryTransfer {
+    typealias Send = (URLRequest) async throws -> (Data, HTTPURLResponse)
+
+    static func upload(
+        _ request: URLRequest, body: UploadBody, progress: TransferProgressHandler, send: Send
+    ) async throws -> (Data, HTTPURLResponse) {
         var request = request
         switch body {
         case .data(let data): request.httpBody = data
@@ -31,13 +53,9 @@ extension HTTPTransport {
         return result
     }
 
-    /// Sends `request` and writes a 2xx body into `file`: appended when the status is 206
-    /// (a resumed download), replacing what is there otherwise. Any other status's body is
-    /// returned in memory instead and `file` is left alone.
-    ///
-    /// The default receives the body in memory through ``send(_:)``; ``URLSessionTransport``
-    /// streams it to disk.
-    public func download(_ request: URLRequest, to file: URL, progress: @escaping TransferProgressHandler) async throws -> (Data, HTTPURLResponse) {
+    static func download(
+        _ request: URLRequest, to file: URL, progress: TransferProgressHandler, send: Send
+    ) async throws -> (Data, HTTPURLResponse) {
         let (data, response) = try await send(request)
         guard (200..<300).contains(response.statusCode) else { return (data, response) }
         let start = try DownloadFile.open(file, appending: response.statusCode == 206)

@@ -10,7 +10,7 @@ extension URLSessionTransport {
     /// progress, so the body is sent as ``HTTPTransport``'s default does.
     public func upload(_ request: URLRequest, body: UploadBody, progress: @escaping TransferProgressHandler) async throws -> (Data, HTTPURLResponse) {
         guard let (session, delegate) = ownedTransferSession else {
-            return try await sendInMemory(request, body: body, progress: progress)
+            return try await InMemoryTransfer.upload(request, body: body, progress: progress, send: send)
         }
         let task: URLSessionUploadTask
         switch body {
@@ -27,7 +27,7 @@ extension URLSessionTransport {
     /// file and download tasks leave Foundation's temporary files behind.
     public func download(_ request: URLRequest, to file: URL, progress: @escaping TransferProgressHandler) async throws -> (Data, HTTPURLResponse) {
         guard let (session, delegate) = ownedTransferSession else {
-            return try await receiveInMemory(request, to: file, progress: progress)
+            return try await InMemoryTransfer.download(request, to: file, progress: progress, send: send)
         }
         let task = session.dataTask(with: request)
         return try await run(task, call: TransferCall(sink: .file(file), progress: progress), delegate: delegate)
@@ -44,23 +44,5 @@ extension URLSessionTransport {
             call.stop()
             task.cancel()
         }
-    }
-
-    // The protocol's defaults, callable from the overriding implementations above.
-    private func sendInMemory(_ request: URLRequest, body: UploadBody, progress: @escaping TransferProgressHandler) async throws -> (Data, HTTPURLResponse) {
-        try await InMemoryTransfers(transport: self).upload(request, body: body, progress: progress)
-    }
-
-    private func receiveInMemory(_ request: URLRequest, to file: URL, progress: @escaping TransferProgressHandler) async throws -> (Data, HTTPURLResponse) {
-        try await InMemoryTransfers(transport: self).download(request, to: file, progress: progress)
-    }
-}
-
-/// Wraps a transport so that only `send` is its own and uploads and downloads use
-/// ``HTTPTransport``'s in-memory defaults.
-private struct InMemoryTransfers: HTTPTransport {
-    let transport: URLSessionTransport
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        try await transport.send(request)
     }
 }
