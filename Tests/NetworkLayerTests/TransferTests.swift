@@ -172,8 +172,8 @@ struct TransferTests {
         do {
             _ = try await router.request(endpoint("bytes/10", task: .download(DownloadDestination(destination))))
             Issue.record("expected destinationExists")
-        } catch NetworkError.underlying(let error) {
-            #expect(error as? DownloadError == .destinationExists(destination.path))
+        } catch NetworkError.download(let error) {
+            #expect(error == .destinationExists(destination.path))
         }
         #expect(try Data(contentsOf: destination) == Data("old".utf8))
 

@@ -56,6 +56,7 @@ public enum APIError: Error, Sendable {
         case .cancelled: self = .cancelled
         case .decoding(let error, let response): self = .decoding(error, response)
         case .invalidRequest(let error): self = .invalidRequest(error)
+        case .download(let error): self = .underlying(error)
         case .underlying(let error): self = .underlying(error)
         }
     }

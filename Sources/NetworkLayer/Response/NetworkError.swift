@@ -37,6 +37,11 @@ public enum NetworkError: Error, Sendable {
     /// `DecodingError` with the coding path; the response keeps the body.
     case decoding(any Error, Response)
 
+    /// A download's file could not be put in place: a file already at the destination, a folder
+    /// that cannot be written, a resumed body that does not continue the partial file. A file
+    /// already at the destination is left as it was.
+    case download(DownloadError)
+
     /// Anything else a transport or plugin threw.
     case underlying(any Error)
 
@@ -45,7 +50,7 @@ public enum NetworkError: Error, Sendable {
         switch self {
         case .unacceptableStatusCode(let response), .decoding(_, let response):
             return response
-        case .invalidRequest, .transport, .timedOut, .cancelled, .underlying:
+        case .invalidRequest, .transport, .timedOut, .cancelled, .download, .underlying:
             return nil
         }
     }
@@ -75,6 +80,8 @@ public enum NetworkError: Error, Sendable {
             self = .cancelled
         case let error as RequestBuildingError:
             self = .invalidRequest(error)
+        case let error as DownloadError:
+            self = .download(error)
         default:
             self = .underlying(error)
         }
@@ -101,6 +108,8 @@ extension NetworkError: LocalizedError {
         case .decoding(let error, let response):
             return "The \(response.statusCode) response could not be decoded: \(Self.describe(error))."
                 + " Body begins: \(Self.bodyExcerpt(response.data))"
+        case .download(let error):
+            return error.errorDescription
         case .underlying(let error):
             return "The request failed: \(error.localizedDescription)"
         }

@@ -12,6 +12,7 @@ import Foundation
 final class RequestHandle: Cancellable {
     private struct State {
         var interruption: NetworkError?
+        var isCommitted = false
         var isFinished = false
         var task: Task<Void, Never>?
         var deadline: (any DispatchSourceTimer)?
@@ -83,6 +84,21 @@ final class RequestHandle: Cancellable {
         if interrupted { task.cancel() }
     }
 
+    /// Makes the pipeline's coming result the outcome: from now on ``cancel()`` and the deadline
+    /// do nothing. Returns `false` when an interruption came first; the pipeline must then leave
+    /// everything as it was (a download's destination above all), since the caller is told
+    /// "cancelled" or "timed out".
+    ///
+    /// A step that cannot be undone, such as moving a download into place, happens only after a
+    /// successful commit, so that the outcome and the step are one decision.
+    func commit() -> Bool {
+        state.withLock { state in
+            guard state.interruption == nil, !state.isFinished else { return false }
+            state.isCommitted = true
+            return true
+        }
+    }
+
     /// Delivers `result`, or the interruption if there was one, if nothing has finished the
     /// request yet.
     func finish(_ result: Result<Response, NetworkError>) {
@@ -101,7 +117,7 @@ final class RequestHandle: Cancellable {
     /// Records the first interruption, delivers it, and stops the pipeline.
     private func interrupt(with error: NetworkError) {
         let task = state.withLock { state -> Task<Void, Never>?? in
-            guard !state.isFinished, state.interruption == nil else { return .none }
+            guard !state.isFinished, !state.isCommitted, state.interruption == nil else { return .none }
             state.interruption = error
             return .some(state.task)
         }

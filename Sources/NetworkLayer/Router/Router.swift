@@ -130,7 +130,10 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         let timeout = route.timeout
         let deadline = Date().addingTimeInterval(timeout.isFinite ? timeout : RequestHandle.longestDeadline)
         handle.start(timeout: timeout) { [self] in
-            await perform(route, context: context, deadline: deadline, progress: progress, cleanUps: cleanUps) { attempt in
+            await perform(
+                route, context: context, deadline: deadline, progress: progress, cleanUps: cleanUps,
+                commit: { handle.commit() }
+            ) { attempt in
                 attempts.withLock { $0 = attempt }
             }
         }
@@ -141,7 +144,7 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     /// cancellation or the deadline.
     func perform(
         _ route: EndPoint, context: RequestContext, deadline: Date, progress: ProgressReporter?,
-        cleanUps: CleanUps, onAttempt: @Sendable (Int) -> Void
+        cleanUps: CleanUps, commit: @Sendable () -> Bool, onAttempt: @Sendable (Int) -> Void
     ) async -> Result<Response, NetworkError> {
         let built: URLRequest
         let body: TransferBody
@@ -175,7 +178,7 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
             context.attempt += 1
             onAttempt(context.attempt)
             for plugin in plugins { plugin.willSend(request, context: context) }
-            let result = await send(request, body: body, for: route, progress: progress)
+            let result = await send(request, body: body, for: route, progress: progress, commit: commit)
             guard case .failure(let error) = result else {
                 body.succeeded()
                 if case .success(let response) = result {
@@ -228,7 +231,8 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     /// One attempt: send through the transport (or a stub), validate the status, and put a
     /// download in place.
     private func send(
-        _ request: URLRequest, body: TransferBody, for route: EndPoint, progress: ProgressReporter?
+        _ request: URLRequest, body: TransferBody, for route: EndPoint, progress: ProgressReporter?,
+        commit: @Sendable () -> Bool
     ) async -> Result<Response, NetworkError> {
         let transport = transport(for: route)
         let report: TransferProgressHandler = { completed, total in progress?.report(completed: completed, total: total) }
@@ -260,13 +264,15 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
             return .failure(.unacceptableStatusCode(response))
         }
         if case .download(let download) = body, (200..<300).contains(response.statusCode) {
-            // A caller told "cancelled" or "timed out" must not find the destination replaced.
-            guard !Task.isCancelled else { return .failure(.cancelled) }
+            // A caller told "cancelled" or "timed out" must not find the destination replaced,
+            // and a caller told "success" must find it: the move happens only once the outcome
+            // is decided.
+            guard commit() else { return .failure(.cancelled) }
             do {
                 let file = try download.moveIntoPlace()
                 response = Response(request: response.request, httpResponse: response.httpResponse, data: Data(), fileURL: file)
             } catch {
-                return .failure(NetworkError(error))
+                return .failure(.download(error))
             }
         }
         return .success(response)

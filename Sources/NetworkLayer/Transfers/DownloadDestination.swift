@@ -47,15 +47,3 @@ public struct DownloadDestination: Sendable, Equatable {
     /// Where a resumable download keeps what has arrived: the destination plus `.partial`.
     public var partialFileURL: URL { url.appendingPathExtension("partial") }
 }
-
-/// Why a download could not be put in place.
-public enum DownloadError: Error, Sendable, Equatable {
-    /// A file is already at the destination and ``DownloadDestination/Options/replaceExisting`` was not given.
-    case destinationExists(String)
-    /// The destination's folder does not exist (see ``DownloadDestination/Options/createIntermediateDirectories``)
-    /// or cannot be written.
-    case cannotWrite(String)
-    /// A resumed download's `206` does not continue where the partial file ends: its
-    /// `Content-Range` starts at the first value instead of the second.
-    case unexpectedRange(start: Int64?, expected: Int64)
-}

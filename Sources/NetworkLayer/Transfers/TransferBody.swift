@@ -36,6 +36,11 @@ enum TransferBody: Sendable {
                 self = .upload(.data(try form.encode()), temporaryFile: nil)
             }
         case .download(let destination):
+            // Refused before anything is sent: the whole body would otherwise be downloaded for
+            // nothing. The placement checks again, atomically, in case a file appears meanwhile.
+            if !destination.options.contains(.replaceExisting), FileManager.default.fileExists(atPath: destination.url.path) {
+                throw DownloadError.destinationExists(destination.url.path)
+            }
             self = .download(DownloadWork(destination: destination))
         }
     }
@@ -108,39 +113,24 @@ final class DownloadWork: Sendable {
         return request
     }
 
-    /// Moves the complete working file to the destination, honouring its options.
-    func moveIntoPlace() throws -> URL {
+    /// Moves the complete working file to the destination, honouring its options; on failure the
+    /// destination is as it was (see ``FilePlacement``).
+    func moveIntoPlace() throws(DownloadError) -> URL {
         let manager = FileManager.default
         let target = destination.url
-        let folder = target.deletingLastPathComponent()
         if destination.options.contains(.createIntermediateDirectories) {
+            let folder = target.deletingLastPathComponent()
             do {
                 try manager.createDirectory(at: folder, withIntermediateDirectories: true)
             } catch {
-                throw DownloadError.cannotWrite(folder.path)
+                throw .cannotWrite(folder.path)
             }
         }
         // A download with an empty body never created its working file.
         if !manager.fileExists(atPath: workFile.path) {
-            guard manager.createFile(atPath: workFile.path, contents: nil) else { throw DownloadError.cannotWrite(workFile.path) }
+            guard manager.createFile(atPath: workFile.path, contents: nil) else { throw .cannotWrite(workFile.path) }
         }
-        if manager.fileExists(atPath: target.path) {
-            guard destination.options.contains(.replaceExisting) else {
-                throw DownloadError.destinationExists(target.path)
-            }
-            // One step: the old file stays if the replacement fails.
-            do {
-                _ = try manager.replaceItemAt(target, withItemAt: workFile)
-            } catch {
-                throw DownloadError.cannotWrite(target.path)
-            }
-        } else {
-            do {
-                try manager.moveItem(at: workFile, to: target)
-            } catch {
-                throw DownloadError.cannotWrite(target.path)
-            }
-        }
+        try FilePlacement.move(workFile, to: target, replacing: destination.options.contains(.replaceExisting))
         return target
     }
 

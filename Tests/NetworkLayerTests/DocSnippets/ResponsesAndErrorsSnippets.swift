@@ -90,6 +90,8 @@ enum ResponsesAndErrorsSnippets {
                 print(urlError.code)
             case .invalidRequest(let buildError):
                 print(buildError)
+            case .download(let downloadError):
+                print(downloadError.localizedDescription)
             case .underlying(let other):
                 print(other)
             }

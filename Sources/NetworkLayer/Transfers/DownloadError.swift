@@ -1,0 +1,38 @@
+import Foundation
+
+/// Why a download could not be put in place. Arrives as ``NetworkError/download(_:)``.
+///
+/// ```swift
+/// do {
+///     _ = try await router.request(.export(to: file))
+/// } catch NetworkError.download(.destinationExists(let path)) {
+///     print("\(path) is already there")
+/// }
+/// ```
+public enum DownloadError: Error, Sendable, Equatable {
+    /// A file is already at the destination and ``DownloadDestination/Options/replaceExisting``
+    /// was not given. Checked before the request is sent, and again when the file is put in place.
+    case destinationExists(String)
+    /// The destination's folder does not exist (see ``DownloadDestination/Options/createIntermediateDirectories``)
+    /// or cannot be written, or something that is not a file (a folder) is in the way. A file
+    /// already at the destination is left as it was.
+    case cannotWrite(String)
+    /// A resumed download's `206` does not continue where the partial file ends: its
+    /// `Content-Range` starts at the first value instead of the second.
+    case unexpectedRange(start: Int64?, expected: Int64)
+}
+
+extension DownloadError: LocalizedError {
+    /// A sentence that says what went wrong and, where there is one, what to do about it.
+    public var errorDescription: String? {
+        switch self {
+        case .destinationExists(let path):
+            return "A file already exists at \(path); pass .replaceExisting to replace it."
+        case .cannotWrite(let path):
+            return "The download could not be written to \(path): its folder is missing or not writable, or a folder is in the way."
+        case .unexpectedRange(let start, let expected):
+            let start = start.map(String.init) ?? "no Content-Range"
+            return "The server resumed the download at \(start) instead of byte \(expected), where the partial file ends."
+        }
+    }
+}
