@@ -29,6 +29,11 @@ Routes (any method unless noted; unknown paths get 404 {"error":"no route"}):
     /close-before-response, /close-after-headers, /close-mid-body, /short-body,
     /drip?bytes=N, /invalid-json, /wrong-shape, /empty, /wrong-content-type,
     /redirect-loop, /redirect-refused          one precise fault each
+    /redirect-to?url=U&status=S a 301/302/303/307/308 to U
+    /echo                       {"method", "target", "headers", "body_size", "body"} as received
+    /bad-content-length?value=V 200 with "Content-Length: V" and an 11-byte body, then close
+    /invalid-status-line?line=L L as the status line, then close
+    /huge-header?kib=N          a 200 with one header line of N KiB, then close
     /bytes/{n}?seed=S           n bytes of sha256(f"{S}:{i}") blocks; Range
     /bytes/{n}/sha256?seed=S    {"sha256": hex} of that stream
     /upload (POST, PUT)         {"size", "sha256", "content_type"} of the body
@@ -241,6 +246,54 @@ async def r_redirect_refused(req):
     return Response(302, (("Location", f"http://{HOST}:{closed_port()}/"),), b"")
 
 
+async def r_redirect_to(req):
+    # ?url=U&status=S: a redirect anywhere, to test what follows it (headers, method, body).
+    status = int(req.query.get("status", "302")) if req.query.get("status", "302").isdigit() else 302
+    if status not in (301, 302, 303, 307, 308):
+        return json_response(400, {"error": "status must be 301, 302, 303, 307 or 308"})
+    return Response(status, (("Location", req.query.get("url", "/fast")),), b"")
+
+
+async def r_echo(req):
+    # The request as received: method, headers (lower-case names) and the body's size.
+    body = await req.read_body()
+    return json_response(200, {"method": req.method, "target": req.target,
+                               "headers": dict(req.headers), "body_size": len(body),
+                               "body": body.decode("utf-8", "replace")[:1000]})
+
+
+# ---- malformed heads: what libcurl accepts and should not ----
+
+async def write_raw_then_close(req, raw: bytes):
+    await req.discard_body()
+    req.writer.write(raw)
+    await req.writer.drain()
+    return CLOSE
+
+
+async def r_bad_content_length(req):
+    # ?value=5five: a Content-Length that is not a plain decimal number, with an 11-byte body.
+    value = req.query.get("value", "5five").replace("\r", "").replace("\n", "")
+    return await write_raw_then_close(req, (
+        "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
+        f"Content-Length: {value}\r\nConnection: close\r\n\r\nhello world").encode())
+
+
+async def r_invalid_status_line(req):
+    line = req.query.get("line", "HTTP/1.1 OK").replace("\r", "").replace("\n", "")
+    return await write_raw_then_close(
+        req, f"{line}\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok".encode())
+
+
+async def r_huge_header(req):
+    # ?kib=N: one header line of N KiB (libcurl refuses lines over 100 KiB).
+    kib = req.query.get("kib", "200")
+    size = int(kib) * 1024 if kib.isdigit() else 200 * 1024
+    return await write_raw_then_close(req, (
+        "HTTP/1.1 200 OK\r\nX-Huge: " + "h" * size
+        + "\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok").encode())
+
+
 # ---- large transfers ----
 
 DEFAULT_SEED = "0"
@@ -383,6 +436,11 @@ EXACT_ROUTES = {
     "/redirect-loop": r_redirect_loop,
     "/redirect-refused": r_redirect_refused,
     "/upload": r_upload,
+    "/redirect-to": r_redirect_to,
+    "/echo": r_echo,
+    "/bad-content-length": r_bad_content_length,
+    "/invalid-status-line": r_invalid_status_line,
+    "/huge-header": r_huge_header,
 }
 
 PREFIX_ROUTES = (

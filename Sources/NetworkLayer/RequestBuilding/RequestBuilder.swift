@@ -115,7 +115,12 @@ public enum RequestBuilder {
             if !endpoint.httpMethod.allowsRequestBody {
                 throw .bodyNotAllowed(endpoint.httpMethod)
             }
-            try parameterEncoding { try bodyEncoding.encoder.encode(urlRequest: &request, with: body) }
+            let encoder = bodyEncoding.encoder
+            try parameterEncoding { try encoder.encode(urlRequest: &request, with: body) }
+            // A custom encoder may write elsewhere (URLParameterEncoder's default destination is
+            // the query) or nothing: body parameters must not end up in the URL, or be lost.
+            let wroteBody = !(request.httpBody?.isEmpty ?? true) || request.httpBodyStream != nil
+            guard wroteBody else { throw .bodyNotWritten(encoder: String(describing: type(of: encoder))) }
         }
     }
 

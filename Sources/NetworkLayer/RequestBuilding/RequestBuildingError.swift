@@ -2,7 +2,8 @@ import Foundation
 
 /// Why an endpoint could not be turned into a `URLRequest`. Nothing was sent.
 public enum RequestBuildingError: Error, Sendable, Equatable {
-    /// The base URL has no scheme or host, or base URL and path do not form a valid URL.
+    /// The base URL has no host or a scheme other than `http` or `https` (in any letter case),
+    /// or base URL and path do not form a valid URL.
     case invalidURL(String)
 
     /// The path cannot be used as it is, e.g. it carries a `#` fragment, which is never sent.
@@ -22,6 +23,11 @@ public enum RequestBuildingError: Error, Sendable, Equatable {
     /// The task's parameters could not be encoded.
     case parameterEncoding(ParameterEncodingError)
 
+    /// The body encoding wrote no body for non-empty body parameters: a custom
+    /// ``ParameterEncoder`` that writes elsewhere (a `URLParameterEncoder` with its default
+    /// `.queryString` destination) or nothing. The associated value is the encoder's type name.
+    case bodyNotWritten(encoder: String)
+
     /// The endpoint's timeout is zero, negative or NaN. (Infinity means "no deadline".)
     case invalidTimeout(Double)
 
@@ -40,7 +46,7 @@ extension RequestBuildingError {
         case .invalidURL(let url):
             // The URL may carry an API key: redacted, like everything that reaches a log.
             let shown = URL(string: url).map { Redaction.default.url($0) } ?? url
-            return "\"\(shown)\" is not a valid http(s) URL."
+            return "\"\(shown)\" is not a valid http or https URL."
         case .invalidPath(let path, let reason):
             return "The path \"\(path)\" cannot be used: \(reason)."
         case .invalidHeaderName(let name):
@@ -55,6 +61,9 @@ extension RequestBuildingError {
             return "\"\(method)\" is not a valid HTTP method."
         case .unreadableUploadFile(let url):
             return "\"\(url)\" is not a readable file to upload."
+        case .bodyNotWritten(let encoder):
+            return "The body encoder \(encoder) wrote no body for the body parameters. A body encoding must write the body:"
+                + " use .urlForm, or URLParameterEncoder(destination: .httpBody), for a form."
         case .invalidTimeout(let timeout):
             return "The timeout \(timeout) is not a positive number of seconds."
         }

@@ -3,16 +3,19 @@ import Foundation
 /// Joins an endpoint's base URL and path the way users expect, which `appendingPathComponent`
 /// does not: it turns `"search?q=x"` into `search%3Fq=x` (a frequent Moya complaint).
 ///
-/// Rules: one slash between base and path whatever either side has; a query in the path is
+/// Rules: only `http` and `https`, sent in lower case; one slash between base and path whatever either side has; a query in the path is
 /// kept, after the base URL's own query; characters that cannot appear in a path or query are
 /// percent-encoded, and `%XX` escapes already there are kept; a `#` in the path is an error.
 enum URLJoining {
     static func url(base: URL, path: String) throws(RequestBuildingError) -> URL {
-        guard base.scheme != nil, base.host != nil,
+        // Schemes are case-insensitive (RFC 3986 §3.1), but FoundationNetworking fails
+        // "HTTP://" with -1002, and sends "ftp://" off to wait for the deadline.
+        guard let scheme = base.scheme?.lowercased(), scheme == "http" || scheme == "https", base.host != nil,
             var components = URLComponents(url: base, resolvingAgainstBaseURL: true)
         else {
             throw .invalidURL(base.absoluteString)
         }
+        components.scheme = scheme
         if path.contains("#") {
             throw .invalidPath(path, reason: "a \"#\" fragment is never sent to the server")
         }

@@ -129,11 +129,18 @@ final class TransferCall: @unchecked Sendable {
     private var file: FileHandle?
     private var fileFailure: (any Error)?
     private var received: Int64 = 0
+    /// Where this response's body starts in the file: a resumed download appends.
+    private var fileStart: Int64 = 0
     private var expected: Int64?
     private var stopped = false
 
-    init(sink: Sink, progress: @escaping TransferProgressHandler) {
+    /// The request's method: a `HEAD` response has no body to count.
+    private let method: String?
+    private var didOpenFile = false
+
+    init(sink: Sink, method: String?, progress: @escaping TransferProgressHandler) {
         self.sink = sink
+        self.method = method
         self.progress = progress
     }
 
@@ -177,7 +184,9 @@ final class TransferCall: @unchecked Sendable {
                 }
             }
             file = opened.handle
+            didOpenFile = true
             received = opened.offset
+            fileStart = opened.offset
             // The server controls Content-Length: an overflowing total is reported as unknown.
             let total = opened.offset.addingReportingOverflow(http.expectedContentLength)
             expected = http.expectedContentLength >= 0 && !total.overflow ? total.partialValue : nil
@@ -213,6 +222,7 @@ final class TransferCall: @unchecked Sendable {
         try? file?.close()
         file = nil
         let (response, body, fileFailure) = (self.response, self.body, self.fileFailure)
+        let bodyBytes = didOpenFile ? received - fileStart : Int64(body.count)
         lock.unlock()
         guard let continuation else { return }
 
@@ -225,7 +235,12 @@ final class TransferCall: @unchecked Sendable {
                 continuation.resume(throwing: URLError.normalized(error))
             }
         } else if let response {
-            continuation.resume(returning: (body, response))
+            do {
+                try BodyFraming.check(response, received: bodyBytes, method: method)
+                continuation.resume(returning: (body, response))
+            } catch {
+                continuation.resume(throwing: error)
+            }
         } else {
             continuation.resume(throwing: URLError(.badServerResponse))
         }

@@ -17,7 +17,7 @@ extension URLSessionTransport {
         case .data(let data): task = session.uploadTask(with: request, from: data)
         case .file(let url): task = session.uploadTask(with: request, fromFile: url)
         }
-        return try await run(task, call: TransferCall(sink: .memory, progress: progress), delegate: delegate)
+        return try await run(task, call: TransferCall(sink: .memory, method: request.httpMethod, progress: progress), delegate: delegate)
     }
 
     /// Downloads with a data task whose 2xx body is written to `file` as it arrives, so memory
@@ -30,7 +30,7 @@ extension URLSessionTransport {
             return try await InMemoryTransfer.download(request, to: file, progress: progress, send: send)
         }
         let task = session.dataTask(with: request)
-        return try await run(task, call: TransferCall(sink: .file(file), progress: progress), delegate: delegate)
+        return try await run(task, call: TransferCall(sink: .file(file), method: request.httpMethod, progress: progress), delegate: delegate)
     }
 
     func run(_ task: URLSessionTask, call: TransferCall, delegate: SessionDelegate) async throws -> (Data, HTTPURLResponse) {

@@ -76,9 +76,9 @@ public struct URLSessionTransport: HTTPTransport {
         // redirect leaves the origin.
         if let owner {
             let task = owner.session.dataTask(with: request)
-            return try await run(task, call: TransferCall(sink: .memory, progress: { _, _ in }), delegate: owner.delegate)
+            return try await run(task, call: TransferCall(sink: .memory, method: request.httpMethod, progress: { _, _ in }), delegate: owner.delegate)
         }
-        let call = DataTaskCall()
+        let call = DataTaskCall(method: request.httpMethod)
         let task = session.dataTask(with: request) { data, response, error in
             call.complete(data: data, response: response, error: error)
         }
@@ -118,6 +118,11 @@ private final class DataTaskCall: @unchecked Sendable {
     // Set before `task.resume()`, so before the completion handler can run.
     private var continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>?
     private let lock = NSLock()
+    private let method: String?
+
+    init(method: String?) {
+        self.method = method
+    }
 
     func start(_ continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) {
         lock.lock()
@@ -140,6 +145,11 @@ private final class DataTaskCall: @unchecked Sendable {
             continuation.resume(throwing: URLError(.badServerResponse))
             return
         }
-        continuation.resume(returning: (data ?? Data(), http))
+        do {
+            try BodyFraming.check(http, received: Int64(data?.count ?? 0), method: method)
+            continuation.resume(returning: (data ?? Data(), http))
+        } catch {
+            continuation.resume(throwing: error)
+        }
     }
 }
