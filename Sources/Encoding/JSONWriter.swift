@@ -42,6 +42,7 @@ struct JSONWriter {
     }
 
     private mutating func writeArray(_ array: [Any]) throws {
+        try keyPath.checkDepth()
         output.append(UInt8(ascii: "["))
         depth += 1
         for (index, element) in array.enumerated() {
@@ -57,6 +58,7 @@ struct JSONWriter {
     }
 
     private mutating func writeObject(_ dictionary: [String: Any]) throws {
+        try keyPath.checkDepth()
         output.append(UInt8(ascii: "{"))
         depth += 1
         let members: [(key: String, value: Any)] =

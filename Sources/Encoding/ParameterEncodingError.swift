@@ -22,6 +22,10 @@ public enum ParameterEncodingError: Error, Sendable, Equatable {
     /// `keyPath` locates the value; `type` is its Swift type name.
     case unsupportedValue(keyPath: String, type: String)
 
+    /// Dictionaries and arrays nested deeper than `limit` levels (512, as `JSONSerialization`
+    /// allows). `keyPath` locates where the limit was reached, shortened in the middle when long.
+    case nestingTooDeep(keyPath: String, limit: Int)
+
     /// A `JSONEncoder` failed to encode an `Encodable` value.
     ///
     /// `type` is the value's type, `codingPath` where encoding stopped (dot-separated), and
@@ -41,6 +45,8 @@ extension ParameterEncodingError: LocalizedError {
             return "The parameter at \"\(keyPath)\" cannot be written as JSON: \(reason)."
         case .unsupportedValue(let keyPath, let type):
             return "The parameter at \"\(keyPath)\" has type \(type), which the encoder does not support."
+        case .nestingTooDeep(let keyPath, let limit):
+            return "The parameters are nested more than \(limit) levels deep, at \"\(keyPath)\"."
         case .encodableFailed(let type, let codingPath, let description):
             let location = codingPath.isEmpty ? "" : " at \"\(codingPath)\""
             return "Encoding \(type) as JSON failed\(location): \(description)"

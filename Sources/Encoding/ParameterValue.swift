@@ -98,13 +98,32 @@ struct ParameterKeyPath {
         case index(Int)
     }
 
+    /// The deepest nesting the encoders write, as `JSONSerialization`: they walk the parameters
+    /// recursively, and ten thousand levels would overflow the stack.
+    static let maximumDepth = 512
+
     private var components: [Component] = []
 
     mutating func push(key: String) { components.append(.key(key)) }
     mutating func push(index: Int) { components.append(.index(index)) }
     mutating func pop() { components.removeLast() }
 
+    /// Throws ``ParameterEncodingError/nestingTooDeep(keyPath:limit:)`` when a container at the
+    /// current location would be one level too many.
+    func checkDepth() throws {
+        guard components.count < Self.maximumDepth else {
+            throw ParameterEncodingError.nestingTooDeep(keyPath: rendered, limit: Self.maximumDepth)
+        }
+    }
+
     var rendered: String {
+        // A path hundreds of levels deep is shown by its ends, which say where it is.
+        guard components.count > 12 else { return render(components[...]) }
+        let omitted = components.count - 8
+        return render(components.prefix(4)) + ".…(\(omitted) more)…." + render(components.suffix(4))
+    }
+
+    private func render(_ components: ArraySlice<Component>) -> String {
         var result = ""
         for component in components {
             switch component {

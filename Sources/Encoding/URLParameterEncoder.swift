@@ -158,12 +158,14 @@ public struct URLParameterEncoder: ParameterEncoder {
         case .null:
             if nilEncoding == .emptyValue { appendPair(key: key, value: "", to: &output) }
         case .dictionary(let dictionary):
+            try keyPath.checkDepth()
             for (nestedKey, nestedValue) in dictionary.sorted(by: { $0.key < $1.key }) {
                 keyPath.push(key: nestedKey)
                 try appendPairs(key: "\(key)[\(nestedKey)]", value: nestedValue, keyPath: &keyPath, to: &output)
                 keyPath.pop()
             }
         case .array(let array):
+            try keyPath.checkDepth()
             for (index, element) in array.enumerated() {
                 let elementKey: String
                 switch arrayEncoding {

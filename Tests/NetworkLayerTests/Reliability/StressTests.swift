@@ -46,48 +46,21 @@ extension Reliability {
         static let residentAllowance = 10 * 1_048_576
         static let childTimeout: TimeInterval = 50
 
-        @Test(
-            .enabled(
-                if: ChildProcess.requestedWorkload == Workload.randomCancellations.rawValue,
-                "runs in the child process of StressTests only"))
+        @Test(.childWorkload(Workload.randomCancellations.rawValue))
         func randomCancellations() async throws {
             try await Self.run(.randomCancellations)
         }
 
-        @Test(
-            .enabled(
-                if: ChildProcess.requestedWorkload == Workload.noCancellation.rawValue,
-                "runs in the child process of StressTests only"))
+        @Test(.childWorkload(Workload.noCancellation.rawValue))
         func noCancellation() async throws {
             try await Self.run(.noCancellation)
         }
 
         /// Starts a child process for `workload` and turns how it ended into this test's outcome.
         static func runInChildProcess(_ workload: Workload) async throws {
-            let child = try await ChildProcess.run(
-                workload: workload.rawValue, filter: "StressWorkloads/\(workload.rawValue)", timeout: childTimeout)
-            let lines = child.lines.map {
-                $0.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
-            }
-            let report = lines.filter { $0.hasPrefix("STRESS") }
-            for line in report { print(line) }
-
-            if child.timedOut {
-                Issue.record("the \(workload.rawValue) workload did not finish within \(childTimeout) s: a hang")
-                return
-            }
-            if child.crashed {
-                let crash = """
-                    the process crashed (signal \(child.status)) during the \(workload.rawValue) workload: \
-                    \(child.fatalError ?? "no message")
-                    """
-                Issue.record(Comment(rawValue: crash))
-                return
-            }
-            let issues = lines.filter { $0.contains("recorded an issue") || $0.hasPrefix("↳") }
-            #expect(child.status == 0, "the workload failed:\n\(issues.prefix(20).joined(separator: "\n"))")
-            // Proof that the workload ran to its end rather than being skipped.
-            #expect(report.contains { $0.hasPrefix("STRESS: fds") }, "no measurements from the child:\n\(child.output.suffix(2_000))")
+            try await ChildProcess.expectCleanRun(
+                workload: workload.rawValue, filter: "StressWorkloads/\(workload.rawValue)", timeout: childTimeout,
+                proof: "STRESS: fds")
         }
 
         /// The workload: warm up, send 10,000 requests, check every completion, then compare the

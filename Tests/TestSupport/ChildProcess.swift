@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs one test of this test binary in a child process of its own.
+///
+/// Two reasons. A crash inside the library or Foundation (a trap) kills the whole process: in a
+/// child it is a failure of one test, with its message, and the run goes on. And a child's file
+/// descriptors and memory are its workload's alone, not those of whatever other suites the
+/// parent runs in parallel.
+public enum ChildProcess {
+    /// Set in the child's environment to the name of the workload it should run.
+    public static let variable = "NETWORKLAYER_RELIABILITY_CHILD"
+
+    /// The workload this process was started for, if it is such a child.
+    public static var requestedWorkload: String? { ProcessInfo.processInfo.environment[variable] }
+
+    public struct Outcome {
+        /// The exit status, or the signal that ended the child.
+        public let status: Int32
+        public let crashed: Bool
+        public let timedOut: Bool
+        public let output: String
+
+        public var lines: [String] { output.components(separatedBy: "\n") }
+
+        /// The line Swift or Foundation printed when it trapped ("…: Fatal error: …").
+        public var fatalError: String? { lines.first { $0.contains("Fatal error") } }
+    }
+
+    /// Runs the Swift Testing tests matching `filter` in a child process with `workload` requested,
+    /// and returns how it ended and everything it printed.
+    public static func run(workload: String, filter: String, timeout: TimeInterval) async throws -> Outcome {
+        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let log = FileManager.default.temporaryDirectory
+            .appendingPathComponent("networklayer-child-\(UUID().uuidString).log")
+        // A file, not a pipe: a backtrace can exceed a pipe's buffer and block the child.
+        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        defer { try? FileManager.default.removeItem(at: log) }
+        let output = try FileHandle(forWritingTo: log)
+        defer { try? output.close() }
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["--testing-library", "swift-testing", "--filter", filter]
+        var environment = ProcessInfo.processInfo.environment
+        environment[variable] = workload
+        process.environment = environment
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline {
+            try? await Task.sleep(nanoseconds: 50_000_000)
+        }
+        let timedOut = process.isRunning
+        if timedOut {
+            // Our own child, by its id: SIGKILL, since a hung child may ignore SIGTERM.
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return Outcome(
+            status: process.terminationStatus, crashed: process.terminationReason == .uncaughtSignal,
+            timedOut: timedOut, output: text)
+    }
+}
+
+extension ChildProcess {
+    /// Runs the test `filter` in a child process for `workload` and records an issue when it
+    /// crashed, hung, failed, or printed no line starting with `proof` (the sign that the
+    /// workload ran to its end rather than being skipped). Prints the child's lines that start
+    /// with the part of `proof` before its first space, its report.
+    public static func expectCleanRun(
+        workload: String, filter: String, timeout: TimeInterval, proof: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let child = try await run(workload: workload, filter: filter, timeout: timeout)
+        let lines = child.lines.map {
+            $0.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+        }
+        let tag = proof.split(separator: " ").first.map(String.init) ?? proof
+        for line in lines where line.hasPrefix(tag) { print(line) }
+        let report = lines.filter { $0.hasPrefix(proof) }
+        if child.timedOut {
+            Issue.record("the \(workload) workload did not finish within \(timeout) s: a hang", sourceLocation: sourceLocation)
+            return
+        }
+        if child.crashed {
+            Issue.record(
+                Comment(rawValue: "the process crashed (signal \(child.status)) during \(workload): \(child.fatalError ?? "no message")"),
+                sourceLocation: sourceLocation)
+            return
+        }
+        let issues = lines.filter { $0.contains("recorded an issue") || $0.hasPrefix("↳") }
+        #expect(child.status == 0, "the workload failed:\n\(issues.prefix(20).joined(separator: "\n"))", sourceLocation: sourceLocation)
+        #expect(!report.isEmpty, "no \(proof) line from the child:\n\(child.output.suffix(2_000))", sourceLocation: sourceLocation)
+    }
+}

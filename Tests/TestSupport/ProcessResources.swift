@@ -1,0 +1,54 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What this test process holds right now, read from Linux's `/proc/self`, so that a test can
+/// compare before and after a run and catch leaked sockets or memory.
+///
+/// Both readings return `nil` where `/proc` does not exist (macOS): the tests that need them
+/// then report why they cannot measure instead of passing without having measured.
+public enum ProcessResources {
+    /// The number of open file descriptors: sockets, pipes, files, eventfds.
+    public static func openFileDescriptors() -> Int? {
+        // Listing the directory opens one descriptor of its own, which shows up in the listing;
+        // it is there in every reading, so comparisons between readings are unaffected.
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else {
+            return nil
+        }
+        return entries.count
+    }
+
+    /// The resident set size in bytes (`VmRSS` of `/proc/self/status`).
+    public static func residentBytes() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
+            return nil
+        }
+        // The line reads "VmRSS:\t   12345 kB".
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard fields.count >= 3, let kibibytes = Int(fields[1]), fields[2] == "kB" else { return nil }
+            return kibibytes * 1024
+        }
+        return nil
+    }
+
+    /// Both readings at once, for a before/after comparison.
+    public struct Snapshot: CustomStringConvertible {
+        public let fileDescriptors: Int
+        public let residentBytes: Int
+
+        public static func now() -> Snapshot? {
+            guard let fileDescriptors = ProcessResources.openFileDescriptors(),
+                let residentBytes = ProcessResources.residentBytes()
+            else { return nil }
+            return Snapshot(fileDescriptors: fileDescriptors, residentBytes: residentBytes)
+        }
+
+        public var residentMiB: Double { Double(residentBytes) / 1_048_576 }
+
+        public var description: String {
+            "\(fileDescriptors) fds, RSS \(String(format: "%.1f", residentMiB)) MiB"
+        }
+    }
+}
