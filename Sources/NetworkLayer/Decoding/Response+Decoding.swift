@@ -22,7 +22,27 @@ extension Response {
         do {
             return try decoder.decode(T.self, from: data)
         } catch {
-            throw .decoding(error, self)
+            throw .decoding(Self.locatingSyntaxError(error, in: data), self)
+        }
+    }
+
+    /// `error`, with where the JSON broke added when it is a syntax error.
+    ///
+    /// On Linux `JSONDecoder` says only "The given data was not valid JSON", without position or
+    /// underlying error; `JSONSerialization` says where ("Invalid value around character 8."),
+    /// so it reads the same bytes again, on this failure path only.
+    static func locatingSyntaxError(_ error: any Error, in data: Data) -> any Error {
+        guard case DecodingError.dataCorrupted(let context) = error, context.codingPath.isEmpty,
+            context.underlyingError == nil
+        else { return error }
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            return error
+        } catch let syntax as NSError {
+            guard let location = syntax.userInfo[NSDebugDescriptionErrorKey] as? String else { return error }
+            return DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: [], debugDescription: "\(context.debugDescription) \(location)", underlyingError: syntax))
         }
     }
 }

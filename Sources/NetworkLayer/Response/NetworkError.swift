@@ -142,7 +142,10 @@ extension NetworkError: LocalizedError {
         case .keyNotFound(let key, let context):
             return "missing key \"\(key.stringValue)\" \(path(context))"
         case .dataCorrupted(let context):
-            return "corrupted data \(path(context)): \(context.debugDescription)"
+            // The caller ends the sentence; JSONDecoder's own text already ends with a period.
+            var detail = context.debugDescription
+            while detail.hasSuffix(".") { detail.removeLast() }
+            return "corrupted data \(path(context)): \(detail)"
         @unknown default:
             return "\(error)"
         }
