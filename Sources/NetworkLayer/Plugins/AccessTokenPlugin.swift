@@ -52,6 +52,16 @@ public struct AccessTokenPlugin: PluginType {
         self.store = TokenStore(fetch: token, refresh: refresh)
     }
 
+    /// The token's header or query parameter, which the router hides in logs and errors and keeps
+    /// from redirects that leave the origin (`Authorization` always is).
+    public var redaction: Redaction {
+        switch placement {
+        case .bearer: return Redaction(headers: ["Authorization"])
+        case .header(let name): return Redaction(headers: [name])
+        case .queryParameter(let name): return Redaction(queryParameters: [name])
+        }
+    }
+
     /// Adds the current token to the request.
     public func prepare(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
         let token = try await store.current()

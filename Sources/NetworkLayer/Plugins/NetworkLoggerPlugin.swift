@@ -8,7 +8,8 @@ import FoundationNetworking
 /// One line when a request is sent and one when it finishes: method, URL, status or error,
 /// duration and sizes; optionally headers and bodies. `Authorization`, `Cookie`, `Set-Cookie`,
 /// `Proxy-Authorization` and secret-looking query parameters (`api_key`, `token`, …) are
-/// hidden by default (see ``Redaction/default``).
+/// hidden by default (see ``Redaction/default``), and so is everything the router's
+/// ``Router/redaction`` names, a token plugin's header included.
 ///
 /// ```swift
 /// let logger = NetworkLoggerPlugin()                               // to standard error
@@ -64,6 +65,7 @@ public struct NetworkLoggerPlugin: PluginType {
 
     /// Logs the request about to be sent.
     public func willSend(_ request: URLRequest, context: RequestContext) {
+        let redaction = self.redaction.merging(context.redaction)
         var lines = [
             "→ [\(context.id)] \(request.httpMethod ?? "GET") \(redaction.url(request.url))"
                 + (context.attempt > 1 ? " (attempt \(context.attempt))" : "")
@@ -82,21 +84,22 @@ public struct NetworkLoggerPlugin: PluginType {
 
     /// Logs the outcome.
     public func didReceive(_ result: Result<Response, NetworkError>, context: RequestContext) {
+        let redaction = self.redaction.merging(context.redaction)
         let milliseconds = Int((context.elapsed * 1000).rounded())
         switch result {
         case .success(let response):
-            sink(summary(of: response, milliseconds: milliseconds, context: context))
+            sink(summary(of: response, milliseconds: milliseconds, context: context, redaction: redaction))
         case .failure(let error):
             if let response = error.response {
-                sink(summary(of: response, milliseconds: milliseconds, context: context))
+                sink(summary(of: response, milliseconds: milliseconds, context: context, redaction: redaction))
             }
             sink(
                 "✕ [\(context.id)] \(String(describing: type(of: context.target))) failed after \(milliseconds) ms: "
-                    + redactedDescription(of: error))
+                    + redactedDescription(of: error, redaction: redaction))
         }
     }
 
-    private func summary(of response: Response, milliseconds: Int, context: RequestContext) -> String {
+    private func summary(of response: Response, milliseconds: Int, context: RequestContext, redaction: Redaction) -> String {
         let request = response.request
         var lines = [
             "← [\(context.id)] \(response.statusCode) \(request.httpMethod ?? "GET") \(redaction.url(request.url))"
@@ -118,7 +121,7 @@ public struct NetworkLoggerPlugin: PluginType {
     }
 
     /// The error's description with any URL in it redacted: URLError messages carry the URL.
-    private func redactedDescription(of error: NetworkError) -> String {
+    private func redactedDescription(of error: NetworkError, redaction: Redaction) -> String {
         if case .transport(let urlError) = error {
             return "URLError \(urlError.code.rawValue) for \(redaction.url(urlError.failingURL))"
         }

@@ -46,6 +46,11 @@ public protocol PluginType: Sendable {
     /// request again, prepared anew. The router asks at most once per request, so a replay
     /// cannot loop. Throwing fails the request with the error (a failed token refresh).
     func shouldReplay(after response: Response, context: RequestContext) async throws -> Bool
+
+    /// The names of the secrets this plugin puts into requests (a token's header or query
+    /// parameter). The router adds them to its ``Router/redaction``: they are hidden wherever the
+    /// package shows a request, and the headers are removed when a redirect leaves the origin.
+    var redaction: Redaction { get }
 }
 
 extension PluginType {
@@ -59,4 +64,6 @@ extension PluginType {
     public func process(_ result: Result<Response, NetworkError>, context: RequestContext) -> Result<Response, NetworkError> { result }
     /// `false`.
     public func shouldReplay(after response: Response, context: RequestContext) async throws -> Bool { false }
+    /// ``Redaction/none``: no secret of its own.
+    public var redaction: Redaction { .none }
 }

@@ -11,6 +11,9 @@ public struct RequestContext: Sendable {
     /// How many times the request has been sent so far, counting retries and replays; 0 before
     /// the first send.
     public internal(set) var attempt: Int
+    /// What the router treats as secret: its ``Router/redaction`` with every plugin's
+    /// ``PluginType/redaction``. A plugin that shows requests hides what this names.
+    public let redaction: Redaction
 
     /// Seconds since the request was started.
     public var elapsed: TimeInterval { Date().timeIntervalSince(startedAt) }

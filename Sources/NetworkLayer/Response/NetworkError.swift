@@ -67,15 +67,18 @@ public enum NetworkError: Error, Sendable {
         }
     }
 
-    /// Maps whatever a transport or plugin threw to the case a user can act on.
-    init(_ error: any Error) {
+    /// Maps whatever a transport or plugin threw to the case a user can act on. A `URLError`
+    /// is kept without the secrets of its URL (see ``Redaction``).
+    init(_ error: any Error, redaction: Redaction = .default) {
         switch error {
+        case NetworkError.transport(let error):
+            self = .transport(error.redacted(with: redaction))
         case let error as NetworkError:
             self = error
         case let error as URLError where error.code == .cancelled:
             self = .cancelled
         case let error as URLError:
-            self = .transport(error)
+            self = .transport(error.redacted(with: redaction))
         case is CancellationError:
             self = .cancelled
         case let error as RequestBuildingError:
@@ -88,6 +91,30 @@ public enum NetworkError: Error, Sendable {
     }
 }
 
+extension NetworkError: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The same sentence as `localizedDescription`: printing an error shows no secret, where
+    /// the default description would print a wrapped `URLError`'s user info, URL included.
+    public var description: String { errorDescription ?? "NetworkError" }
+
+    /// The case and its sentence, with the request as ``Response/description`` shows it when the
+    /// server answered.
+    public var debugDescription: String {
+        let name: String
+        switch self {
+        case .invalidRequest: name = "invalidRequest"
+        case .transport(let error): name = "transport(URLError \(error.code.rawValue))"
+        case .timedOut: name = "timedOut"
+        case .cancelled: name = "cancelled"
+        case .unacceptableStatusCode: name = "unacceptableStatusCode"
+        case .decoding: name = "decoding"
+        case .download: name = "download"
+        case .underlying(let error): name = "underlying(\(type(of: error)))"
+        }
+        let request = response.map { " [\($0.description)]" } ?? ""
+        return "NetworkError.\(name): \(description)\(request)"
+    }
+}
+
 extension NetworkError: LocalizedError {
     /// A sentence that says what failed and, where the server answered, what it said.
     public var errorDescription: String? {
@@ -95,7 +122,9 @@ extension NetworkError: LocalizedError {
         case .invalidRequest(let error):
             return "Invalid request: \(error.message)"
         case .transport(let error):
-            return "The request failed: \(error.localizedDescription) (URLError \(error.code.rawValue))."
+            // Redacted again: a plugin or transport may have built this case from a raw URLError.
+            let message = error.redacted(with: .default).localizedDescription
+            return "The request failed: \(message) (URLError \(error.code.rawValue))."
         case .timedOut(let seconds):
             return "The request did not finish within its \(Self.format(seconds)) s deadline."
         case .cancelled:

@@ -48,6 +48,15 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     /// Decides per endpoint whether to answer from its ``EndPointType/sampleResponse``.
     public let stubBehavior: @Sendable (EndPoint) -> StubBehavior
 
+    /// What is secret: the redaction given to ``init(transport:callbackQueue:plugins:retryPolicy:stubBehavior:redaction:redirects:)``
+    /// with every plugin's ``PluginType/redaction``. Hidden in every error and description the
+    /// router produces and in its logger's lines; its headers never follow a redirect to another
+    /// origin.
+    public let redaction: Redaction
+
+    /// Whether and how far redirects are followed; ``RedirectPolicy/follow`` unless given.
+    public let redirects: RedirectPolicy
+
     private let inFlight = InFlightRequests()
 
     /// Creates a router.
@@ -59,18 +68,25 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     ///   - retryPolicy: When to send failed requests again; ``RetryPolicy/none`` by default.
     ///   - stubBehavior: Which endpoints answer from their sample response instead of the
     ///     network; none by default. `{ _ in .immediate }` stubs them all.
+    ///   - redaction: Which header and query values are secrets; ``Redaction/default`` by
+    ///     default. The plugins' own secrets are added to it.
+    ///   - redirects: Whether and how far redirects are followed; ``RedirectPolicy/follow`` (16) by default.
     public init(
         transport: any HTTPTransport = URLSessionTransport(),
         callbackQueue: DispatchQueue = .main,
         plugins: [any PluginType] = [],
         retryPolicy: RetryPolicy = .none,
-        stubBehavior: @escaping @Sendable (EndPoint) -> StubBehavior = { _ in .never }
+        stubBehavior: @escaping @Sendable (EndPoint) -> StubBehavior = { _ in .never },
+        redaction: Redaction = .default,
+        redirects: RedirectPolicy = .follow
     ) {
         self.transport = transport
         self.callbackQueue = callbackQueue
         self.plugins = plugins
         self.retryPolicy = retryPolicy
         self.stubBehavior = stubBehavior
+        self.redaction = plugins.reduce(redaction) { $0.merging($1.redaction) }
+        self.redirects = redirects
     }
 
     /// The number of requests started and not yet finished (for diagnostics and tests).
@@ -110,7 +126,7 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     ) -> RequestHandle {
         let inFlight = self.inFlight
         let plugins = self.plugins
-        let context = RequestContext(id: inFlight.nextID(), target: route, startedAt: Date(), attempt: 0)
+        let context = RequestContext(id: inFlight.nextID(), target: route, startedAt: Date(), attempt: 0, redaction: redaction)
         let attempts = Locked(0)
         let cleanUps = CleanUps()
         let handle = RequestHandle(
@@ -155,7 +171,7 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         } catch let error as RequestBuildingError {
             return .failure(.invalidRequest(error))
         } catch {
-            return .failure(NetworkError(error))
+            return .failure(NetworkError(error, redaction: redaction))
         }
         // Removes a multipart body's temporary file and a failed download's working file, both
         // here, before the pipeline's outcome is delivered, and at delivery if the request is
@@ -172,7 +188,7 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
             do {
                 request = try await prepare(built, context: context)
             } catch {
-                return .failure(Task.isCancelled ? .cancelled : NetworkError(error))
+                return .failure(Task.isCancelled ? .cancelled : NetworkError(error, redaction: redaction))
             }
 
             context.attempt += 1
@@ -196,7 +212,7 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
                         continue
                     }
                 } catch {
-                    return .failure(Task.isCancelled ? .cancelled : NetworkError(error))
+                    return .failure(Task.isCancelled ? .cancelled : NetworkError(error, redaction: redaction))
                 }
             }
 
@@ -228,37 +244,31 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         return request
     }
 
-    /// One attempt: send through the transport (or a stub), validate the status, and put a
-    /// download in place.
+    /// One attempt: send through the transport (or a stub), following redirects, validate the
+    /// status, and put a download in place.
     private func send(
         _ request: URLRequest, body: TransferBody, for route: EndPoint, progress: ProgressReporter?,
         commit: @Sendable () -> Bool
     ) async -> Result<Response, NetworkError> {
         let transport = transport(for: route)
-        let report: TransferProgressHandler = { completed, total in progress?.report(completed: completed, total: total) }
         var response: Response
         do {
-            switch body {
-            case .inRequest:
-                let (data, httpResponse) = try await transport.send(request)
-                response = Response(request: request, httpResponse: httpResponse, data: data)
-            case .upload(let upload, _):
-                let (data, httpResponse) = try await transport.upload(request, body: upload, progress: report)
-                response = Response(request: request, httpResponse: httpResponse, data: data)
-            case .download(let download):
-                var sent = download.resumeRequest(request)
-                var (data, httpResponse) = try await transport.download(sent, to: download.workFile, progress: report)
-                if httpResponse.statusCode == 416, sent.value(forHTTPHeaderField: "Range") != nil {
-                    // What was kept no longer fits the resource (complete, or the resource
-                    // shrank): start over rather than ask for the impossible range forever.
-                    download.discardPartial()
-                    sent = request
-                    (data, httpResponse) = try await transport.download(sent, to: download.workFile, progress: report)
+            var (next, nextBody) = (request, body)
+            var redirectCount = 0
+            while true {
+                response = try await exchange(next, body: nextBody, through: transport, progress: progress)
+                guard redirects.limit > 0,
+                    let redirection = try Redirection.following(response.httpResponse, to: response.request, redaction: redaction)
+                else { break }
+                redirectCount += 1
+                guard redirectCount <= redirects.limit else {
+                    throw URLError(.httpTooManyRedirects, userInfo: [NSLocalizedDescriptionKey: "More than \(redirects.limit) redirects."])
                 }
-                response = Response(request: sent, httpResponse: httpResponse, data: data)
+                next = redirection.request
+                if !redirection.keepsBody, case .upload = nextBody { nextBody = .inRequest }
             }
         } catch {
-            return .failure(Task.isCancelled ? .cancelled : NetworkError(error))
+            return .failure(Task.isCancelled ? .cancelled : NetworkError(error, redaction: redaction))
         }
         guard route.acceptableStatusCodes.contains(response.statusCode) else {
             return .failure(.unacceptableStatusCode(response))
@@ -276,6 +286,32 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
             }
         }
         return .success(response)
+    }
+
+    /// One request and its response, through `transport`: no redirect followed, no validation.
+    private func exchange(
+        _ request: URLRequest, body: TransferBody, through transport: any HTTPTransport, progress: ProgressReporter?
+    ) async throws -> Response {
+        let report: TransferProgressHandler = { completed, total in progress?.report(completed: completed, total: total) }
+        switch body {
+        case .inRequest:
+            let (data, httpResponse) = try await transport.send(request)
+            return Response(request: request, httpResponse: httpResponse, data: data)
+        case .upload(let upload, _):
+            let (data, httpResponse) = try await transport.upload(request, body: upload, progress: report)
+            return Response(request: request, httpResponse: httpResponse, data: data)
+        case .download(let download):
+            var sent = download.resumeRequest(request)
+            var (data, httpResponse) = try await transport.download(sent, to: download.workFile, progress: report)
+            if httpResponse.statusCode == 416, sent.value(forHTTPHeaderField: "Range") != nil {
+                // What was kept no longer fits the resource (complete, or the resource
+                // shrank): start over rather than ask for the impossible range forever.
+                download.discardPartial()
+                sent = request
+                (data, httpResponse) = try await transport.download(sent, to: download.workFile, progress: report)
+            }
+            return Response(request: sent, httpResponse: httpResponse, data: data)
+        }
     }
 
     private func shouldReplay(after response: Response, context: RequestContext) async throws -> Bool {

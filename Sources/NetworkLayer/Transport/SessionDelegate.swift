@@ -6,7 +6,8 @@ import FoundationNetworking
 /// The delegate of a session that ``URLSessionTransport`` owns.
 ///
 /// It ends HTTP authentication challenges at once, keeping the response that raised them
-/// (FoundationNetworking otherwise hangs on them), and drives uploads and downloads: the
+/// (FoundationNetworking otherwise hangs on them), returns redirects to the router unfollowed,
+/// and drives uploads and downloads: the
 /// session delegate, not a per-task one, because on Linux per-task delegates receive no
 /// challenges and `download(for:delegate:)` corrupts files.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
@@ -38,34 +39,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler(.cancelAuthenticationChallenge, nil)
     }
 
-    /// Follows redirects, without the credentials when the redirect leaves the origin (scheme,
-    /// host or port changes, an https→http downgrade included): FoundationNetworking copies every
-    /// header of the original request into the redirected one.
+    /// Hands every redirect back as the response: the router follows redirects itself, with one
+    /// rule for credentials on every transport (``RedirectPolicy``). FoundationNetworking would
+    /// copy every header, credentials included, into a redirect to another origin.
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        completionHandler(Self.redirect(request, from: task.currentRequest?.url ?? response.url))
-    }
-
-    /// `request` as it may follow a redirect from `origin`.
-    static func redirect(_ request: URLRequest, from origin: URL?) -> URLRequest {
-        guard let origin, let target = request.url, !isSameOrigin(origin, target) else { return request }
-        var request = request
-        let secret = Redaction.default.headers
-        for name in (request.allHTTPHeaderFields ?? [:]).keys where secret.contains(name.lowercased()) {
-            request.setValue(nil, forHTTPHeaderField: name)
-        }
-        return request
-    }
-
-    static func isSameOrigin(_ a: URL, _ b: URL) -> Bool {
-        func port(_ url: URL) -> Int? {
-            url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil)
-        }
-        return a.scheme?.lowercased() == b.scheme?.lowercased()
-            && a.host?.lowercased() == b.host?.lowercased()
-            && port(a) == port(b)
+        completionHandler(nil)
     }
 
     func takeChallengeResponse(for task: ObjectIdentifier) -> HTTPURLResponse? {

@@ -3,14 +3,21 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Which header and query values are secrets, so that logs and cURL strings never show them.
+/// Which header and query values are secrets: never shown in a string the package produces
+/// (logs, cURL strings, error and response descriptions), and, for headers, never sent along
+/// when a redirect leaves the origin.
 ///
-/// Names are compared case-insensitively.
+/// Names are compared case-insensitively. A bracketed form or query key matches by any of its
+/// components, so `password` hides `user[password]` and `password[]` too.
+///
+/// A router's ``Router/redaction`` is the one place that says what is secret: plugins that add
+/// credentials add their names to it (``PluginType/redaction``), and the logger hides what it
+/// names as well as what its own redaction names.
 ///
 /// ```swift
 /// var redaction = Redaction.default
-/// redaction.headers.insert("x-api-key")
-/// let logger = NetworkLoggerPlugin(redaction: redaction)
+/// redaction.headers.insert("x-session")
+/// let router = Router<MovieApi>(redaction: redaction)
 /// ```
 public struct Redaction: Sendable {
     /// Headers whose values are hidden (lower-cased).
@@ -21,7 +28,7 @@ public struct Redaction: Sendable {
     public var replacement: String
 
     /// Creates a redaction; names are lower-cased.
-    public init(headers: Set<String>, queryParameters: Set<String>, replacement: String = "<redacted>") {
+    public init(headers: Set<String> = [], queryParameters: Set<String> = [], replacement: String = "<redacted>") {
         self.headers = Set(headers.map { $0.lowercased() })
         self.queryParameters = Set(queryParameters.map { $0.lowercased() })
         self.replacement = replacement
@@ -38,8 +45,42 @@ public struct Redaction: Sendable {
             "client_secret", "secret", "password", "signature", "sig",
         ])
 
-    /// Hides nothing (for local debugging only).
+    /// Hides nothing (for local debugging only). Credentials still never follow a redirect to
+    /// another origin: `Authorization`, `Proxy-Authorization` and `Cookie` are removed whatever
+    /// the redaction says.
     public static let none = Redaction(headers: [], queryParameters: [])
+
+    /// The names of both, with `self`'s replacement text.
+    ///
+    /// ```swift
+    /// let combined = Redaction.default.merging(Redaction(headers: ["X-Auth-Token"]))
+    /// ```
+    public func merging(_ other: Redaction) -> Redaction {
+        var merged = self
+        merged.headers.formUnion(other.headers)
+        merged.queryParameters.formUnion(other.queryParameters)
+        return merged
+    }
+
+    /// Headers that carry credentials whatever a redaction says, removed from every redirect
+    /// that leaves the origin.
+    public static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
+
+    /// Whether the header `name` carries a credential: one of ``credentialHeaders`` or a name in
+    /// ``headers``.
+    public func isCredentialHeader(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return Self.credentialHeaders.contains(lowered) || headers.contains(lowered)
+    }
+
+    /// Whether the value of the query parameter or form field `name` is hidden: the name itself
+    /// or, for a bracketed key such as `user[password]`, any of its components.
+    public func hidesParameter(named name: String) -> Bool {
+        let lowered = name.lowercased()
+        if queryParameters.contains(lowered) { return true }
+        guard lowered.contains("[") else { return false }
+        return lowered.split(whereSeparator: { $0 == "[" || $0 == "]" }).contains { queryParameters.contains(String($0)) }
+    }
 
     /// `value`, or the replacement when `name` is a secret header.
     public func header(_ name: String, _ value: String) -> String {
@@ -75,7 +116,7 @@ public struct Redaction: Sendable {
         text.split(separator: "&", omittingEmptySubsequences: false).map { pair in
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
             let name = String(pair[..<equals]).removingPercentEncoding ?? String(pair[..<equals])
-            return queryParameters.contains(name.lowercased()) ? "\(pair[..<equals])=\(replacementEscaped)" : String(pair)
+            return hidesParameter(named: name) ? "\(pair[..<equals])=\(replacementEscaped)" : String(pair)
         }.joined(separator: "&")
     }
 

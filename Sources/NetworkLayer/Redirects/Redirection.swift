@@ -1,0 +1,75 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The request that follows a redirect response, by RFC 9110 §15.4 and the credential rule of
+/// ``RedirectPolicy``. Pure: nothing is sent.
+struct Redirection {
+    /// The request to send next.
+    let request: URLRequest
+    /// Whether the body goes along (307, 308); otherwise the next request has none.
+    let keepsBody: Bool
+
+    private static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    private static let bodyHeaders = ["content-type", "content-length", "content-encoding", "transfer-encoding"]
+
+    /// The redirection `response` asks for after `request`, or `nil` when it is not a redirect
+    /// to follow (another status, or no `Location`).
+    ///
+    /// - Parameter redaction: Names the headers removed when the redirect leaves the origin,
+    ///   besides those removed always (``Redaction/isCredentialHeader(_:)``).
+    /// - Throws: `URLError(.unsupportedURL)` for a `Location` that is not http or https.
+    static func following(
+        _ response: HTTPURLResponse, to request: URLRequest, redaction: Redaction
+    ) throws(URLError) -> Redirection? {
+        guard redirectStatuses.contains(response.statusCode),
+            let location = response.value(forHTTPHeaderField: "Location"), !location.isEmpty,
+            let current = request.url ?? response.url
+        else { return nil }
+        guard let target = URL(string: location, relativeTo: current)?.absoluteURL,
+            let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https", target.host != nil
+        else {
+            throw URLError(
+                .unsupportedURL,
+                userInfo: [NSLocalizedDescriptionKey: "The server redirected to a URL that is not http or https."])
+        }
+
+        var next = request
+        next.url = target
+        let method = (request.httpMethod ?? "GET").uppercased()
+        let becomesGET = response.statusCode == 303 ? method != "HEAD" : (response.statusCode <= 302 && method == "POST")
+        if becomesGET {
+            next.httpMethod = "GET"
+            next.httpBody = nil
+            next.httpBodyStream = nil
+            for name in (next.allHTTPHeaderFields ?? [:]).keys where bodyHeaders.contains(name.lowercased()) {
+                next.setValue(nil, forHTTPHeaderField: name)
+            }
+        }
+        if !Origin(current).contains(target) {
+            for name in (next.allHTTPHeaderFields ?? [:]).keys where redaction.isCredentialHeader(name) {
+                next.setValue(nil, forHTTPHeaderField: name)
+            }
+        }
+        return Redirection(request: next, keepsBody: !becomesGET)
+    }
+}
+
+/// Scheme, host and port of a URL (RFC 6454), the default port made explicit.
+struct Origin: Equatable {
+    let scheme: String?
+    let host: String?
+    let port: Int?
+
+    init(_ url: URL) {
+        scheme = url.scheme?.lowercased()
+        host = url.host?.lowercased()
+        port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil)
+    }
+
+    /// Whether `url` has this origin.
+    func contains(_ url: URL) -> Bool {
+        self == Origin(url)
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import NetworkLayer
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// No string made from an error shows a credential of the URL: FoundationNetworking's
+/// `URLError` carries the whole URL in its user info, and the default description of an enum
+/// prints it.
+@Suite("Secrets in errors")
+struct ErrorRedactionTests {
+    /// Port 9 (discard) on loopback: nothing listens, the connection is refused at once.
+    private func refusedRequestError() async throws -> NetworkError {
+        let base = try #require(URL(string: "http://user:SECRET@127.0.0.1:9"))
+        var endpoint = TestEndpoint(baseURL: base, path: "items")
+        endpoint.task = .requestParameters(bodyParameters: nil, bodyEncoding: .json, urlParameters: ["api_key": "SECRET2", "page": 1])
+        do {
+            _ = try await Router<TestEndpoint>(callbackQueue: DispatchQueue(label: "tests")).request(endpoint)
+        } catch let error as NetworkError {
+            return error
+        }
+        throw CancellationError()
+    }
+
+    @Test func everyStringMadeFromATransportErrorIsRedacted() async throws {
+        let error = try await refusedRequestError()
+        guard case .transport(let urlError) = error else {
+            Issue.record("expected a transport error, got \(error)")
+            return
+        }
+        let strings = [
+            "\(error)", String(describing: error), String(reflecting: error), error.localizedDescription,
+            error.description, error.debugDescription, "\(urlError)", String(reflecting: urlError),
+            urlError.localizedDescription, "\(urlError.userInfo)", urlError.failingURL?.absoluteString ?? "",
+            "\(error as any Error)",
+        ]
+        for string in strings {
+            #expect(!string.contains("SECRET"), "leaks a secret: \(string)")
+        }
+        #expect(urlError.failingURL?.absoluteString.contains("page=1") == true, "the failing URL is kept, redacted")
+        #expect(error.debugDescription.hasPrefix("NetworkError.transport(URLError"))
+    }
+
+    @Test func aTransportErrorBuiltByAPluginIsRedactedToo() {
+        let raw = URLError(
+            .timedOut,
+            userInfo: [
+                NSURLErrorFailingURLErrorKey: URL(string: "https://u:SECRET@example.invalid/?token=SECRET2")!,
+                NSLocalizedDescriptionKey: "timed out for https://u:SECRET@example.invalid/?token=SECRET2",
+            ])
+        let error = NetworkError(NetworkError.transport(raw))
+        for string in ["\(error)", String(reflecting: error), error.localizedDescription] {
+            #expect(!string.contains("SECRET"), "leaks a secret: \(string)")
+        }
+        #expect(!NetworkError.transport(raw).localizedDescription.contains("SECRET"))
+    }
+
+    @Test func aSecretNamedByTheRoutersRedactionIsHiddenToo() async throws {
+        let router = Router<TestEndpoint>(
+            callbackQueue: DispatchQueue(label: "tests"), redaction: Redaction.default.merging(Redaction(queryParameters: ["session"])))
+        var endpoint = TestEndpoint(baseURL: try #require(URL(string: "http://127.0.0.1:9")), path: "x")
+        endpoint.task = .requestParameters(bodyParameters: nil, bodyEncoding: .json, urlParameters: ["session": "SECRET3"])
+        do {
+            _ = try await router.request(endpoint)
+            Issue.record("expected a failure")
+        } catch {
+            #expect(!"\(error)".contains("SECRET3"))
+            #expect(!String(reflecting: error).contains("SECRET3"))
+            if case NetworkError.transport(let urlError) = error {
+                #expect(!"\(urlError)".contains("SECRET3"))
+            }
+        }
+    }
+}

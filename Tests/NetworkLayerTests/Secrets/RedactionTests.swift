@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+@testable import NetworkLayer
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a redaction hides, by name.
+@Suite("Redaction")
+struct RedactionTests {
+    @Test(arguments: ["user[password]", "filter[api_key]", "password[]", "a[b][token]", "USER[PASSWORD]"])
+    func aBracketedKeyIsHiddenByAnyOfItsComponents(name: String) {
+        #expect(Redaction.default.hidesParameter(named: name))
+    }
+
+    @Test(arguments: ["user[name]", "passwords", "filter[key_id]", "tokenizer"])
+    func otherKeysAreShown(name: String) {
+        #expect(!Redaction.default.hidesParameter(named: name))
+    }
+
+    @Test func bracketedSecretsAreHiddenInFormBodiesQueriesAndCURL() throws {
+        var request = URLRequest(url: try #require(URL(string: "https://example.invalid/s?filter%5Bapi_key%5D=SECRET1&q=x")))
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data("user%5Bpassword%5D=SECRET2&user%5Bname%5D=ann".utf8)
+        let curl = request.cURLDescription()
+        #expect(!curl.contains("SECRET"), "\(curl)")
+        #expect(curl.contains("user%5Bname%5D=ann"))
+        #expect(curl.contains("q=x"))
+        #expect(!Redaction.default.url(request.url).contains("SECRET1"))
+    }
+
+    @Test func aTokenPluginsHeaderIsHiddenByTheLoggerWithoutConfiguration() async throws {
+        let lines = LineLog()
+        let router = Router<TestEndpoint>(
+            transport: StubTransport(StubResponse(statusCode: 200)),
+            callbackQueue: DispatchQueue(label: "tests"),
+            plugins: [
+                AccessTokenPlugin(placement: .header("X-Auth-Token"), token: { "SECRET" }),
+                NetworkLoggerPlugin(options: [.headers], sink: { lines.append($0) }),
+            ])
+        _ = try await router.request(.offline())
+        #expect(!lines.all.joined().contains("SECRET"), "\(lines.all)")
+        #expect(lines.all.joined().contains("X-Auth-Token: <redacted>"))
+        #expect(router.redaction.isCredentialHeader("x-auth-token"))
+    }
+}
+
+/// Collects log lines from any thread.
+final class LineLog: Sendable {
+    private let lines = Locked<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import NetworkLayer
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Redirects are followed by the router, with one rule for credentials on every transport.
+@Suite("Redirects and credentials", .needsFixtureServer, .needsHTTPBin)
+struct RedirectCredentialTests {
+    /// A fixture route that redirects to httpbin's header echo: another port, another origin.
+    private func crossOrigin(_ headers: HTTPHeaders = [:]) throws -> TestEndpoint {
+        let httpbin = try #require(TestServers.httpbin)
+        var endpoint = TestEndpoint.fixture("redirect-to")
+        endpoint.headers = headers
+        endpoint.task = .requestParameters(
+            bodyParameters: nil, bodyEncoding: .json, urlParameters: ["url": httpbin.appendingPathComponent("headers").absoluteString])
+        return endpoint
+    }
+
+    private func echoedHeaders(_ endpoint: TestEndpoint, through router: Router<TestEndpoint>) async throws -> [String: String] {
+        let response = try await router.request(endpoint)
+        let headers = try #require(try jsonObject(response.data)["headers"] as? [String: Any])
+        return Dictionary(uniqueKeysWithValues: headers.map { ($0.key.lowercased(), "\($0.value)") })
+    }
+
+    @Test func aTokenPluginsOwnHeaderDoesNotFollowARedirectToAnotherOrigin() async throws {
+        let router = Router<TestEndpoint>(
+            callbackQueue: DispatchQueue(label: "tests"),
+            plugins: [AccessTokenPlugin(placement: .header("X-Auth-Token"), token: { "SECRET" })])
+        let headers = try await echoedHeaders(try crossOrigin(["X-Visible": "yes"]), through: router)
+        #expect(headers["x-auth-token"] == nil)
+        #expect(headers["x-visible"] == "yes")
+    }
+
+    @Test func credentialHeadersDoNotFollowEvenWithALoggerThatHidesNothing() async throws {
+        let router = Router<TestEndpoint>(
+            callbackQueue: DispatchQueue(label: "tests"),
+            plugins: [NetworkLoggerPlugin(redaction: .none, sink: { _ in })],
+            redaction: Redaction.default.merging(Redaction(headers: ["X-Session"])))
+        let headers = try await echoedHeaders(
+            try crossOrigin(["Authorization": "Bearer s", "Cookie": "c=1", "X-Api-Key": "k", "X-Session": "s", "X-Visible": "yes"]),
+            through: router)
+        for name in ["authorization", "cookie", "x-api-key", "x-session"] {
+            #expect(headers[name] == nil, "\(name) followed the redirect")
+        }
+        #expect(headers["x-visible"] == "yes")
+    }
+
+    @Test func authorizationAndCookieNeverFollowEvenWithRedactionNone() async throws {
+        let router = Router<TestEndpoint>(callbackQueue: DispatchQueue(label: "tests"), redaction: .none)
+        let headers = try await echoedHeaders(try crossOrigin(["Authorization": "Bearer s", "Cookie": "c=1"]), through: router)
+        #expect(headers["authorization"] == nil)
+        #expect(headers["cookie"] == nil)
+    }
+
+    @Test func credentialsFollowARedirectWithinTheOrigin() async throws {
+        let router = Router<TestEndpoint>(
+            callbackQueue: DispatchQueue(label: "tests"),
+            plugins: [AccessTokenPlugin(placement: .header("X-Auth-Token"), token: { "SECRET" })])
+        var endpoint = TestEndpoint.fixture("redirect-to")
+        endpoint.task = .requestParameters(bodyParameters: nil, bodyEncoding: .json, urlParameters: ["url": "/echo"])
+        let echo = try jsonObject(try await router.request(endpoint).data)
+        #expect((echo["headers"] as? [String: String])?["x-auth-token"] == "SECRET")
+    }
+
+    @Test(arguments: [(307, "POST", 11), (308, "POST", 11), (303, "GET", 0), (302, "GET", 0), (301, "GET", 0)])
+    func aPOSTRedirectKeepsOrDropsItsBodyAsRFC9110Says(status: Int, method: String, bodySize: Int) async throws {
+        var endpoint = TestEndpoint.fixture("redirect-to", .post)
+        endpoint.task = .requestParameters(
+            bodyParameters: ["text": "hello"], bodyEncoding: .json, urlParameters: ["url": "/echo", "status": status])
+        let echo = try jsonObject(try await Router<TestEndpoint>(callbackQueue: DispatchQueue(label: "tests")).request(endpoint).data)
+        #expect(echo["method"] as? String == method)
+        #expect((echo["body_size"] as? Int).map { $0 > 0 } == (bodySize > 0))
+        if bodySize == 0 { #expect((echo["headers"] as? [String: String])?["content-type"] == nil) }
+    }
+
+    @Test func aFileUploadIsSentAgainAfterA307() async throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("up.bin")
+        try Data(repeating: 7, count: 100_000).write(to: file)
+        var endpoint = TestEndpoint.fixture("redirect-to", .post)
+        endpoint.task = .uploadFile(file, contentType: "application/octet-stream", urlParameters: ["url": "/upload", "status": 307])
+        let echo = try jsonObject(try await Router<TestEndpoint>(callbackQueue: DispatchQueue(label: "tests")).request(endpoint).data)
+        #expect(echo["size"] as? Int == 100_000)
+    }
+
+    @Test func doNotFollowReturnsTheRedirect() async throws {
+        let router = Router<TestEndpoint>(callbackQueue: DispatchQueue(label: "tests"), redirects: .doNotFollow)
+        var endpoint = TestEndpoint.fixture("redirect-to")
+        endpoint.acceptableStatusCodes = [302]
+        endpoint.task = .requestParameters(bodyParameters: nil, bodyEncoding: .json, urlParameters: ["url": "/echo"])
+        let response = try await router.request(endpoint)
+        #expect(response.statusCode == 302)
+        #expect(response.header("Location") == "/echo")
+    }
+
+    @Test func aRedirectToAnotherSchemeFails() async throws {
+        var endpoint = TestEndpoint.fixture("redirect-to")
+        endpoint.task = .requestParameters(bodyParameters: nil, bodyEncoding: .json, urlParameters: ["url": "ftp://127.0.0.1/x"])
+        await #expect {
+            try await Router<TestEndpoint>(callbackQueue: DispatchQueue(label: "tests")).request(endpoint)
+        } throws: { error in
+            guard case NetworkError.transport(let urlError) = error else { return false }
+            return urlError.code == .unsupportedURL
+        }
+    }
+}
