@@ -70,6 +70,16 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         call(for: task)?.didSend(totalBytesSent, of: totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : nil)
     }
 
+    /// The body of a streamed upload, from its start: when the task starts, and whenever libcurl
+    /// rewinds to send it again on a new connection. `nil` for every other task: handing a
+    /// stream to a task with an in-memory body traps in FoundationNetworking
+    /// (NativeProtocol.swift:326).
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
+    ) {
+        completionHandler(call(for: task)?.upload?.open())
+    }
+
     func urlSession(
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
@@ -118,11 +128,14 @@ final class TransferCall: @unchecked Sendable {
     /// The request's method: a `HEAD` response has no body to count.
     private let method: String?
     private var didOpenFile = false
+    /// The body of a streamed upload, opened anew each time libcurl asks for it.
+    let upload: StreamedUpload?
 
-    init(sink: Sink, method: String?, progress: @escaping TransferProgressHandler) {
+    init(sink: Sink, method: String?, progress: @escaping TransferProgressHandler, upload: StreamedUpload? = nil) {
         self.sink = sink
         self.method = method
         self.progress = progress
+        self.upload = upload
     }
 
     func start(_ continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) {
@@ -142,7 +155,8 @@ final class TransferCall: @unchecked Sendable {
     }
 
     func didSend(_ sent: Int64, of total: Int64?) {
-        progress(sent, total)
+        // A streamed body's length is unknown to Foundation, not to us.
+        progress(sent, total ?? upload?.size)
     }
 
     func didReceive(_ response: URLResponse) {
@@ -225,5 +239,18 @@ final class TransferCall: @unchecked Sendable {
         } else {
             continuation.resume(throwing: URLError(.badServerResponse))
         }
+    }
+}
+
+/// An upload body that FoundationNetworking reads as a stream (chunked on the wire), opened
+/// from its start each time it is asked for.
+struct StreamedUpload: Sendable {
+    /// The body's length in bytes, for progress.
+    let size: Int64
+    let open: @Sendable () -> InputStream?
+
+    init(size: Int64, open: @escaping @Sendable () -> InputStream?) {
+        self.size = size
+        self.open = open
     }
 }

@@ -13,11 +13,31 @@ extension URLSessionTransport {
             return try await InMemoryTransfer.upload(request, body: body, progress: progress, send: send)
         }
         let task: URLSessionUploadTask
+        let call: TransferCall
         switch body {
-        case .data(let data): task = session.uploadTask(with: request, from: data)
-        case .file(let url): task = session.uploadTask(with: request, fromFile: url)
+        case .data(let data):
+            task = session.uploadTask(with: request, from: data)
+            call = TransferCall(sink: .memory, method: request.httpMethod, progress: progress)
+        case .file(let url):
+            #if canImport(FoundationNetworking)
+            // Not uploadTask(fromFile:): FoundationNetworking reads such a file with DispatchIO,
+            // pauses libcurl while a read is pending and un-pauses it through a `try!` when the
+            // read completes. A cancel in between has removed the handle, libcurl answers
+            // CURLE_BAD_FUNCTION_ARGUMENT, and the process traps (EasyHandle.swift:484, about
+            // once in 50-100 cancels). A stream is read synchronously and never paused; the
+            // delegate hands a new one whenever libcurl rewinds to send the body again.
+            let size = TransferBody.size(of: url)
+            guard InputStream(url: url) != nil else { throw URLError(.cannotOpenFile) }
+            task = session.uploadTask(withStreamedRequest: request)
+            call = TransferCall(
+                sink: .memory, method: request.httpMethod, progress: progress,
+                upload: StreamedUpload(size: size) { InputStream(url: url) })
+            #else
+            task = session.uploadTask(with: request, fromFile: url)
+            call = TransferCall(sink: .memory, method: request.httpMethod, progress: progress)
+            #endif
         }
-        return try await run(task, call: TransferCall(sink: .memory, method: request.httpMethod, progress: progress), delegate: delegate)
+        return try await run(task, call: call, delegate: delegate)
     }
 
     /// Downloads with a data task whose 2xx body is written to `file` as it arrives, so memory
