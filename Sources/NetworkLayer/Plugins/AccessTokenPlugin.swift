@@ -68,9 +68,9 @@ public struct AccessTokenPlugin: PluginType {
         var request = request
         switch placement {
         case .bearer:
-            try request.setValidatedHeader("Bearer \(token)", for: "Authorization")
+            try request.setHeader("Bearer \(token)", for: "Authorization")
         case .header(let name):
-            try request.setValidatedHeader(token, for: name)
+            try request.setHeader(token, for: name)
         case .queryParameter(let name):
             try URLParameterEncoder().encode(urlRequest: &request, with: [name: token])
         }

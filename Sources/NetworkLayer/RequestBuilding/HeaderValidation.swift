@@ -48,10 +48,26 @@ extension URLRequest {
         }
     }
 
-    /// Sets `value` for `name`, replacing a field of the same name in any letter case,
-    /// after checking both. Checked *before* setting: FoundationNetworking silently drops a
-    /// value with CR or LF, so a later look at the request would no longer see it.
-    mutating func setValidatedHeader(_ value: String, for name: String) throws(RequestBuildingError) {
+    /// Sets `value` for the header `name`, replacing a field of the same name in any letter
+    /// case, after checking both (RFC 9110 §5.1, §5.5).
+    ///
+    /// Use it in plugins instead of `setValue(_:forHTTPHeaderField:)`: on Linux,
+    /// FoundationNetworking silently drops a value with CR or LF there, so the request would go
+    /// without the header, and it sends a name with CR LF as it is. Here both are errors; a
+    /// plugin's `prepare` that throws one fails the request with
+    /// ``NetworkError/invalidRequest(_:)``.
+    ///
+    /// ```swift
+    /// func prepare(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+    ///     var request = request
+    ///     try request.setHeader(await session.id(), for: "X-Session")
+    ///     return request
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``RequestBuildingError/invalidHeaderName(_:)`` or
+    ///   ``RequestBuildingError/invalidHeaderValue(name:)``; the value is not repeated.
+    public mutating func setHeader(_ value: String, for name: String) throws(RequestBuildingError) {
         guard HeaderValidation.isValidName(name) else {
             throw .invalidHeaderName(HeaderValidation.printable(name))
         }

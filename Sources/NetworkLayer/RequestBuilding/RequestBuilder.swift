@@ -139,7 +139,7 @@ public enum RequestBuilder {
 extension URLRequest {
     mutating func setContentTypeIfAbsent(_ contentType: String?) throws(RequestBuildingError) {
         if let contentType, headerValue(named: "Content-Type") == nil {
-            try setValidatedHeader(contentType, for: "Content-Type")
+            try setHeader(contentType, for: "Content-Type")
         }
     }
 
@@ -147,7 +147,7 @@ extension URLRequest {
         guard let headers else { return }
         // Sorted, so that of two names differing only in case the same one wins every time.
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-            try setValidatedHeader(value, for: name)
+            try setHeader(value, for: name)
         }
     }
 }

@@ -9,7 +9,7 @@ import NetworkLayer
 struct UserAgentPlugin: PluginType {
     func prepare(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
         var request = request
-        request.setValue("MovieApp/1.0", forHTTPHeaderField: "User-Agent")
+        try request.setHeader("MovieApp/1.0", for: "User-Agent")
         return request
     }
 }

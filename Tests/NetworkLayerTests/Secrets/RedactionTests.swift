@@ -52,3 +52,36 @@ final class LineLog: Sendable {
     func append(_ line: String) { lines.withLock { $0.append(line) } }
     var all: [String] { lines.withLock { $0 } }
 }
+
+/// A plugin's header with CR or LF fails the request when set through `setHeader(_:for:)`;
+/// FoundationNetworking's `setValue` would drop it without a word.
+@Suite("Plugin headers")
+struct PluginHeaderTests {
+    struct Injecting: PluginType {
+        let value: String
+        func prepare(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+            var request = request
+            try request.setHeader(value, for: "X-Session")
+            return request
+        }
+    }
+
+    @Test(arguments: ["a\r\nX-Evil: 1", "a\nb", "a\u{0}b"])
+    func aValueWithControlCharactersFailsTheRequest(value: String) async {
+        let router = Router<TestEndpoint>(
+            transport: StubTransport(StubResponse()), callbackQueue: DispatchQueue(label: "tests"), plugins: [Injecting(value: value)])
+        await #expect {
+            try await router.request(.offline())
+        } throws: { error in
+            guard case NetworkError.invalidRequest(.invalidHeaderValue(let name)) = error else { return false }
+            return name == "X-Session"
+        }
+    }
+
+    @Test func aValidValueIsSet() async throws {
+        let router = Router<TestEndpoint>(
+            transport: StubTransport(StubResponse()), callbackQueue: DispatchQueue(label: "tests"), plugins: [Injecting(value: "abc")])
+        let response = try await router.request(.offline())
+        #expect(response.request.value(forHTTPHeaderField: "X-Session") == "abc")
+    }
+}
