@@ -26,7 +26,8 @@ extension URLError {
             return badServerResponse(urlError, "its status line is not HTTP (\(description))")
         case .unknown where description == "Out of memory":
             return badServerResponse(urlError, "a header line is longer than the 100 KiB libcurl accepts")
-        case .unknown where description.contains("Weird server reply") || description.contains("Invalid Content-Length")
+        case .unknown
+        where description.contains("Weird server reply") || description.contains("Invalid Content-Length")
             || description.contains("header"):
             return badServerResponse(urlError, description)
         default:

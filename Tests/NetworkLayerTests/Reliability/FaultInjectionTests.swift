@@ -42,11 +42,18 @@ extension Reliability {
         case redirectLoop
         case redirectRefused
         case bodyOnReusedConnection
+        case fileUploadOnReusedConnection
+        case malformedContentLength
+        case invalidStatusLine
+        case hugeHeader
 
         /// The fixture route, as the README shows it; `{key}` is a fresh key per request.
         var route: String {
             switch self {
-            case .closeBeforeResponse, .bodyOnReusedConnection: return "/close-before-response"
+            case .closeBeforeResponse, .bodyOnReusedConnection, .fileUploadOnReusedConnection: return "/close-before-response"
+            case .malformedContentLength: return "/bad-content-length?value=5five"
+            case .invalidStatusLine: return "/invalid-status-line"
+            case .hugeHeader: return "/huge-header?kib=200"
             case .closeAfterHeaders: return "/close-after-headers"
             case .closeMidBody: return "/close-mid-body"
             case .shortBody: return "/short-body"
@@ -84,6 +91,11 @@ extension Reliability {
             case .redirectRefused: return "redirect to a port where nothing listens"
             case .bodyOnReusedConnection:
                 return "a POST body on a reused connection, closed by the server without an answer"
+            case .fileUploadOnReusedConnection:
+                return "a file upload on a reused connection, closed by the server without an answer"
+            case .malformedContentLength: return "`Content-Length: 5five` with an 11-byte body"
+            case .invalidStatusLine: return "a status line without a status code"
+            case .hugeHeader: return "a 200 KiB header line"
             }
         }
 
@@ -129,13 +141,23 @@ extension Reliability {
             case .bodyOnReusedConnection:
                 return "`NetworkError.timedOut(after:)` at the endpoint's deadline: FoundationNetworking sends the "
                     + "request again on a new connection without its body and would wait forever"
+            case .fileUploadOnReusedConnection:
+                return "`NetworkError.transport(URLError(.badServerResponse))` at once: the file is streamed, "
+                    + "and sent again from its start on the new connection"
+            case .malformedContentLength:
+                return "`NetworkError.transport(URLError(.badServerResponse))` at once, never the 5 bytes libcurl reads as a 200"
+            case .invalidStatusLine:
+                return "`NetworkError.transport(URLError(.badServerResponse))` (FoundationNetworking says -1002 \"unsupported URL\")"
+            case .hugeHeader:
+                return "`NetworkError.transport(URLError(.badServerResponse))` (FoundationNetworking says -1 \"Out of memory\")"
             }
         }
 
         /// The outcome the tests assert through `Router`.
         var expected: Expected {
             switch self {
-            case .closeBeforeResponse: return .transport(.badServerResponse)
+            case .closeBeforeResponse, .fileUploadOnReusedConnection, .malformedContentLength, .invalidStatusLine, .hugeHeader:
+                return .transport(.badServerResponse)
             // On Apple platforms these would be .networkConnectionLost; FoundationNetworking passes
             // libcurl's "transfer closed with N bytes remaining to read" on as -1.
             case .closeAfterHeaders, .closeMidBody, .shortBody: return .transport(.networkConnectionLost)
@@ -169,12 +191,12 @@ extension Reliability {
             switch self {
             case .hang: return 1
             case .drip: return 2
-            case .bodyOnReusedConnection: return 2
+            case .bodyOnReusedConnection, .fileUploadOnReusedConnection: return 2
             default: return 5
             }
         }
 
-        var method: HTTPMethod { self == .bodyOnReusedConnection ? .post : .get }
+        var method: HTTPMethod { self == .bodyOnReusedConnection || self == .fileUploadOnReusedConnection ? .post : .get }
 
         /// The router's retry policy: only the passing 503 is retried, quickly.
         var retryPolicy: RetryPolicy {
@@ -187,6 +209,9 @@ extension Reliability {
             if self == .bodyOnReusedConnection {
                 endpoint.task = .requestData(Data("payload".utf8), contentType: "text/plain")
             }
+            if self == .fileUploadOnReusedConnection {
+                endpoint.task = .uploadFile(Self.uploadFile, contentType: "text/plain")
+            }
             return endpoint
         }
 
@@ -197,9 +222,16 @@ extension Reliability {
                 plugins: plugins, retryPolicy: retryPolicy)
         }
 
+        /// The body of ``fileUploadOnReusedConnection``, written once per process.
+        static let uploadFile: URL = {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("nl-fault-upload-\(UUID().uuidString).txt")
+            try? Data(repeating: UInt8(ascii: "p"), count: 50_000).write(to: file)
+            return file
+        }()
+
         /// Brings `router` into the state the fault needs: a kept-alive connection to reuse.
         func prime(_ router: Router<TestEndpoint>) async throws {
-            guard self == .bodyOnReusedConnection else { return }
+            guard self == .bodyOnReusedConnection || self == .fileUploadOnReusedConnection else { return }
             #expect(try await router.request(.fixture("/fast")).statusCode == 200)
         }
 
@@ -438,6 +470,34 @@ extension Reliability {
             #expect(
                 outcome.elapsed >= fault.timeout - 0.05 && outcome.elapsed < fault.timeout + 0.5,
                 "took \(outcome.elapsed) s")
+        }
+
+        @Test func aFileUploadSentAgainOnAReusedConnectionGoesWithItsBodyAndEndsAtOnce() async throws {
+            let fault = Fault.fileUploadOnReusedConnection
+            let outcome = try await fault.send()
+            fault.expected.verify(outcome.result, timeout: fault.timeout)
+            #expect(outcome.elapsed < 1, "took \(outcome.elapsed) s")
+        }
+
+        // MARK: Heads libcurl accepts and should not
+
+        @Test func aContentLengthThatIsNotANumberIsABadServerResponseNotATruncatedSuccess() async throws {
+            let fault = Fault.malformedContentLength
+            let outcome = try await fault.send()
+            fault.expected.verify(outcome.result, timeout: fault.timeout)
+            #expect(outcome.elapsed < 1)
+        }
+
+        @Test func anInvalidStatusLineIsABadServerResponseNotAnUnsupportedURL() async throws {
+            let fault = Fault.invalidStatusLine
+            let outcome = try await fault.send()
+            fault.expected.verify(outcome.result, timeout: fault.timeout)
+        }
+
+        @Test func aHugeHeaderLineIsABadServerResponseNotOutOfMemory() async throws {
+            let fault = Fault.hugeHeader
+            let outcome = try await fault.send()
+            fault.expected.verify(outcome.result, timeout: fault.timeout)
         }
 
         // MARK: Slow servers

@@ -31,7 +31,8 @@ extension Reliability {
         /// libcurl reads `5five` as 5, `1e3` as 1 and `0x10` as 0, and the body is cut to that.
         @Test(arguments: ["5five", "1e3", "0x10", "-5", "+11", "", "11 11"])
         func aContentLengthThatIsNotADecimalNumberIsAnError(value: String) async throws {
-            let error = try #require(await transportError("bad-content-length?value=\(value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"))
+            let error = try #require(
+                await transportError("bad-content-length?value=\(value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"))
             #expect(error.code == .badServerResponse)
             #expect(error.localizedDescription.contains("Content-Length"), "\(error.localizedDescription)")
         }

@@ -93,7 +93,9 @@ extension Reliability {
             #expect(cancelled + succeeded + other.count == count)
             #expect(cancelled > count / 10, "too few cancellations landed mid-upload to prove anything: \(cancelled)")
             #expect(router.inFlightCount == 0)
-            print("UPLOADS: done: \(count) uploads cancelled within \(window / 1_000_000) ms, \(cancelled) cancelled, \(succeeded) completed, in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+            print(
+                "UPLOADS: done: \(count) uploads cancelled within \(window / 1_000_000) ms, \(cancelled) cancelled, \(succeeded) completed, in \(String(format: "%.1f", Date().timeIntervalSince(started))) s"
+            )
         }
     }
 }
