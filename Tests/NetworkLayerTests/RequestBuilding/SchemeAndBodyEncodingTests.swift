@@ -52,7 +52,7 @@ struct SchemeAndBodyEncodingTests {
             guard case NetworkError.invalidRequest(.invalidURL) = error else { return false }
             return true
         }
-        #expect(Date().timeIntervalSince(started) < 1)
+        #expect(Date().timeIntervalSince(started) < 5, "waited for the 30 s deadline")
     }
 
     // MARK: Body encodings write the body
