@@ -86,6 +86,8 @@ struct AccessTokenPluginTests {
         } catch NetworkError.unacceptableStatusCode(let response) {
             #expect(response.statusCode == 401)
             #expect(response.request.value(forHTTPHeaderField: "Authorization") == "Bearer still-wrong")
+        } catch {
+            Issue.record("unexpected error: \(error)")
         }
         #expect(await refreshes.count == 1)
     }

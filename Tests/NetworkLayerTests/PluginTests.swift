@@ -107,6 +107,8 @@ struct PluginTests {
             Issue.record("expected an error")
         } catch NetworkError.underlying(let error) {
             #expect(error is Locked)
+        } catch {
+            Issue.record("unexpected error: \(error)")
         }
     }
 }

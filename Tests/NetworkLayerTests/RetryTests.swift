@@ -44,6 +44,8 @@ struct RetryTests {
             Issue.record("expected a failure")
         } catch NetworkError.unacceptableStatusCode(let response) {
             #expect(response.statusCode == 500)
+        } catch {
+            Issue.record("unexpected error: \(error)")
         }
         #expect(try await attemptTimes(key).count == 3)
     }
@@ -86,6 +88,8 @@ struct RetryTests {
             Issue.record("expected the 503")
         } catch NetworkError.unacceptableStatusCode(let response) {
             #expect(response.statusCode == 503)
+        } catch {
+            Issue.record("unexpected error: \(error)")
         }
         // A retry would have waited the 5 s of Retry-After; one attempt and an answer before the
         // 2 s deadline show there was none.

@@ -20,7 +20,7 @@ struct StatusEndpoint: EndPointType {
 @Suite("Stubbing")
 struct StubTests {
     private static func outcome(_ router: Router<StatusEndpoint>, _ endpoint: StatusEndpoint) async -> Result<Response, NetworkError> {
-        do { return .success(try await router.request(endpoint)) } catch { return .failure(error as? NetworkError ?? .underlying(error)) }
+        do { return .success(try await router.request(endpoint)) } catch { return .failure(error) }
     }
 
     /// The same endpoint, real and stubbed: the same result shape, status, body and request.

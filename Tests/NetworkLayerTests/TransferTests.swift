@@ -116,7 +116,7 @@ struct TransferTests {
         #expect(await eventually(within: 30) { counter.count == 1 })
         #expect(counter.first?.isCancelled == true)
         #expect(!FileManager.default.fileExists(atPath: destination.url.path))
-        let partial = TransferBody.size(of: destination.partialFileURL)
+        let partial = Payload.size(of: destination.partialFileURL)
         #expect(partial > 0 && partial < Int64(size))
 
         let log = ProgressLog()
@@ -159,6 +159,8 @@ struct TransferTests {
         } catch NetworkError.unacceptableStatusCode(let response) {
             #expect(response.statusCode == 404)
             #expect(response.text == "no such file")
+        } catch {
+            Issue.record("unexpected error: \(error)")
         }
         #expect(try Data(contentsOf: destination) == Data("precious".utf8))
         #expect(leftoverTemporaryFiles().subtracting(before).isEmpty)
@@ -174,13 +176,15 @@ struct TransferTests {
             Issue.record("expected destinationExists")
         } catch NetworkError.download(let error) {
             #expect(error == .destinationExists(destination.path))
+        } catch {
+            Issue.record("unexpected error: \(error)")
         }
         #expect(try Data(contentsOf: destination) == Data("old".utf8))
 
         let nested = folder.appendingPathComponent("a/b/new.bin")
         let replaced = try await router.request(endpoint("bytes/10", task: .download(DownloadDestination(nested, options: [.createIntermediateDirectories]))))
         #expect(replaced.fileURL == nested)
-        #expect(TransferBody.size(of: nested) == 10)
+        #expect(Payload.size(of: nested) == 10)
     }
 
     @Test func progressAsAnAsyncStream() async throws {
@@ -244,7 +248,7 @@ struct TransferTests {
         let log = ProgressLog()
         let response = try await router.request(endpoint) { log.record($0) }
         #expect(response.header("Content-Length") == nil)
-        #expect(TransferBody.size(of: try #require(response.fileURL)) == 100_000)
+        #expect(Payload.size(of: try #require(response.fileURL)) == 100_000)
         let events = log.all
         #expect(events.count > 2)
         #expect(events.dropLast().allSatisfy { $0.totalBytes == nil && $0.fractionCompleted == nil })

@@ -46,7 +46,7 @@ public struct NetworkManager<EndPoint: EndPointType>: Sendable {
             let response = try await router.request(route)
             return .success(try response.decode(T.self, using: decoder))
         } catch {
-            return .failure(APIError(error as? NetworkError ?? NetworkError(error), errorMessage: errorMessage))
+            return .failure(APIError(error, errorMessage: errorMessage))
         }
     }
 

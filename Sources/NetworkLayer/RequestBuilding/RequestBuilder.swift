@@ -14,11 +14,11 @@ public enum RequestBuilder {
     ///
     /// - Throws: ``RequestBuildingError``.
     public static func makeRequest(for endpoint: some EndPointType) throws(RequestBuildingError) -> URLRequest {
-        try makeRequestAndTransfer(for: endpoint).request
+        try makeRequestAndBody(for: endpoint).request
     }
 
     /// The request, and how its body travels: in the request, as an upload, or as a download.
-    static func makeRequestAndTransfer(for endpoint: some EndPointType) throws(RequestBuildingError) -> (request: URLRequest, transfer: Transfer) {
+    static func makeRequestAndBody(for endpoint: some EndPointType) throws(RequestBuildingError) -> (request: URLRequest, body: BodyKind) {
         let timeout = endpoint.timeout
         guard timeout > 0 else { throw .invalidTimeout(timeout) }
         let url = try URLJoining.url(base: endpoint.baseURL, path: endpoint.path)
@@ -27,7 +27,7 @@ public enum RequestBuilder {
         // deadline keeps the exact value.
         var request = URLRequest(
             url: url, cachePolicy: endpoint.cachePolicy,
-            timeoutInterval: max(1, min(timeout.rounded(.up), RequestHandle.longestDeadline)))
+            timeoutInterval: max(1, min(timeout.rounded(.up), Seconds.longest)))
         guard HeaderValidation.isValidName(endpoint.httpMethod.rawValue) else {
             // A method is a token too (RFC 9110 §9.1); FoundationNetworking sends it verbatim.
             throw .invalidMethod(HeaderValidation.printable(endpoint.httpMethod.rawValue))
@@ -35,7 +35,7 @@ public enum RequestBuilder {
         request.httpMethod = endpoint.httpMethod.rawValue
         try request.setValidatedHeaders(endpoint.headers)
 
-        var transfer = Transfer.inRequest
+        var body = BodyKind.inRequest
         switch endpoint.task {
         case .request:
             break
@@ -61,30 +61,30 @@ public enum RequestBuilder {
             }
             try encode(body: nil, with: .json, query: urlParameters, endpoint: endpoint, into: &request)
             try request.setContentTypeIfAbsent(contentType)
-            transfer = .upload(.file(file))
+            body = .upload(.file(file))
         case .uploadData(let data, let contentType, let urlParameters):
             try encode(body: nil, with: .json, query: urlParameters, endpoint: endpoint, into: &request)
             try request.setContentTypeIfAbsent(contentType)
-            transfer = .upload(.data(data))
+            body = .upload(.data(data))
         case .uploadMultipart(let form, let urlParameters):
             try encode(body: nil, with: .json, query: urlParameters, endpoint: endpoint, into: &request)
             try request.setContentTypeIfAbsent(form.contentType)
-            transfer = .multipart(form)
+            body = .multipart(form)
         case .download(let destination, let urlParameters):
             try encode(body: nil, with: .json, query: urlParameters, endpoint: endpoint, into: &request)
-            transfer = .download(destination)
+            body = .download(destination)
         }
 
         // A custom ParameterEncoder may have set headers of its own.
         try request.validateHeaders()
-        if (request.httpBody != nil || transfer.hasBody) && !endpoint.httpMethod.allowsRequestBody {
+        if (request.httpBody != nil || body.hasBody) && !endpoint.httpMethod.allowsRequestBody {
             throw .bodyNotAllowed(endpoint.httpMethod)
         }
-        return (request, transfer)
+        return (request, body)
     }
 
     /// How a request's body travels.
-    enum Transfer: Sendable {
+    enum BodyKind: Sendable {
         /// In `URLRequest.httpBody` (or no body): a plain data task.
         case inRequest
         /// Uploaded from memory or a file, with progress.

@@ -129,7 +129,7 @@ public struct RetryPolicy: Sendable {
 
     /// `delay` within `0...maximumDelay`, whatever either is (NaN, negative, infinite).
     private func clamp(_ delay: TimeInterval) -> TimeInterval {
-        let ceiling = maximumDelay.isFinite ? min(max(0, maximumDelay), RequestHandle.longestDeadline) : RequestHandle.longestDeadline
+        let ceiling = maximumDelay.isFinite ? min(max(0, maximumDelay), Seconds.longest) : Seconds.longest
         guard delay.isFinite else { return ceiling }
         return min(max(0, delay), ceiling)
     }

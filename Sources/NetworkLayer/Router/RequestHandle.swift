@@ -1,43 +1,39 @@
-import Dispatch
 import Foundation
 
 /// One in-flight request: the only place that decides its outcome, so that its completion runs
 /// exactly once whatever the timing of the response, ``cancel()`` and the deadline.
 ///
-/// Three parties race to finish a request: the pipeline with its result, a caller with
-/// ``cancel()``, and the deadline timer. Cancellation and the deadline cancel the pipeline's
-/// task, which cancels the transfer, and deliver their error at once. Whoever calls
-/// ``finish(_:)`` first delivers; the others do nothing. Once interrupted, a request reports the
-/// interruption even if its pipeline returns a result in the same instant.
+/// Three parties race to finish a request: whatever sends it (the chain's task, or a transport's
+/// callback on the fast path) with its result, a caller with ``cancel()``, and the deadline.
+/// Cancellation and the deadline stop the work (the closure given to ``attach(_:)``) and deliver
+/// their error at once. Whoever calls ``finish(_:)`` first delivers; the others do nothing. Once
+/// interrupted, a request reports the interruption even if its result arrives in the same
+/// instant, unless the work had already committed to its result (``commit()``).
 final class RequestHandle: Cancellable {
     private struct State {
         var interruption: NetworkError?
         var isCommitted = false
         var isFinished = false
-        var task: Task<Void, Never>?
-        var deadline: (any DispatchSourceTimer)?
+        var stop: (@Sendable () -> Void)?
+        var deadline: DeadlineScheduler.Token?
+        var attempts = 0
     }
 
     let id: UInt64
     private let state = Locked(State())
-    private let deliver: @Sendable (Result<Response, NetworkError>) -> Void
-    private let onFinish: @Sendable (UInt64) -> Void
-
-    /// Deadlines at or beyond this many seconds (about 31 years) are treated as none, so that the
-    /// conversion to nanoseconds cannot overflow.
-    static let longestDeadline: TimeInterval = 1_000_000_000
+    private let scheduler: DeadlineScheduler
+    private let deliver: @Sendable (Result<Response, NetworkError>, _ attempts: Int) -> Void
 
     /// - Parameters:
-    ///   - deliver: Hands the outcome to the caller (a callback queue or a continuation).
-    ///   - onFinish: Called once, before `deliver`, so the router forgets the request.
+    ///   - deliver: Hands the outcome, and how many times the request was sent, to the caller
+    ///     (plugins, then a callback queue or a continuation). Runs once.
     init(
-        id: UInt64,
-        deliver: @escaping @Sendable (Result<Response, NetworkError>) -> Void,
-        onFinish: @escaping @Sendable (UInt64) -> Void
+        id: UInt64, scheduler: DeadlineScheduler,
+        deliver: @escaping @Sendable (Result<Response, NetworkError>, _ attempts: Int) -> Void
     ) {
         self.id = id
+        self.scheduler = scheduler
         self.deliver = deliver
-        self.onFinish = onFinish
     }
 
     var isCancelled: Bool {
@@ -51,41 +47,39 @@ final class RequestHandle: Cancellable {
         interrupt(with: .cancelled)
     }
 
-    /// Runs `operation` as this request's pipeline, failing it with ``NetworkError/timedOut(after:)``
-    /// if it has not finished `timeout` seconds from now.
-    ///
-    /// A timeout that is not a positive finite number below ``longestDeadline`` arms no timer:
-    /// infinity means "no deadline", and the request builder rejects zero, negative and NaN
-    /// timeouts before anything is sent.
-    func start(timeout: TimeInterval, operation: @escaping @Sendable () async -> Result<Response, NetworkError>) {
-        var timer: (any DispatchSourceTimer)?
-        if timeout > 0, timeout < Self.longestDeadline {
-            // Resumed at once: libdispatch traps when a never-resumed source is released.
-            let source = DispatchSource.makeTimerSource(queue: .global())
-            source.setEventHandler { [weak self] in
-                self?.interrupt(with: .timedOut(after: timeout))
-            }
-            source.schedule(deadline: .now() + .nanoseconds(Int(timeout * 1_000_000_000)))
-            source.resume()
-            timer = source
+    /// Fails the request with ``NetworkError/timedOut(after:)`` if it has not finished `timeout`
+    /// seconds from now. A timeout that is not a deadline (``Seconds/isDeadline(_:)``, infinity
+    /// for one) arms nothing.
+    func arm(timeout: TimeInterval) {
+        guard Seconds.isDeadline(timeout) else { return }
+        let token = scheduler.schedule(after: timeout) { [weak self] in
+            self?.interrupt(with: .timedOut(after: timeout))
         }
-
-        let task = Task { [weak self] in
-            let result = await operation()
-            self?.finish(result)
+        let finished = state.withLock { state -> Bool in
+            if !state.isFinished { state.deadline = token }
+            return state.isFinished
         }
-
-        let (interrupted, finished) = state.withLock { state in
-            state.task = task
-            if !state.isFinished { state.deadline = timer }
-            return (state.interruption != nil, state.isFinished)
-        }
-        if finished { timer?.cancel() }
-        if interrupted { task.cancel() }
+        if finished { scheduler.cancel(token) }
     }
 
-    /// Makes the pipeline's coming result the outcome: from now on ``cancel()`` and the deadline
-    /// do nothing. Returns `false` when an interruption came first; the pipeline must then leave
+    /// Gives the handle what stops the request's work: cancelling its task, or its transport's
+    /// transfer. Runs `stop` at once when the request was interrupted before.
+    func attach(_ stop: @escaping @Sendable () -> Void) {
+        let interrupted = state.withLock { state -> Bool in
+            guard !state.isFinished else { return false }
+            state.stop = stop
+            return state.interruption != nil
+        }
+        if interrupted { stop() }
+    }
+
+    /// Records that the request is being sent once more (retries and replays count).
+    func recordAttempt() {
+        state.withLock { $0.attempts += 1 }
+    }
+
+    /// Makes the work's coming result the outcome: from now on ``cancel()`` and the deadline do
+    /// nothing. Returns `false` when an interruption came first; the work must then leave
     /// everything as it was (a download's destination above all), since the caller is told
     /// "cancelled" or "timed out".
     ///
@@ -102,29 +96,29 @@ final class RequestHandle: Cancellable {
     /// Delivers `result`, or the interruption if there was one, if nothing has finished the
     /// request yet.
     func finish(_ result: Result<Response, NetworkError>) {
-        let claimed = state.withLock { state -> (timer: (any DispatchSourceTimer)?, result: Result<Response, NetworkError>)? in
+        let claimed = state.withLock { state -> (Result<Response, NetworkError>, DeadlineScheduler.Token?, Int)? in
             guard !state.isFinished else { return nil }
             state.isFinished = true
+            state.stop = nil
             defer { state.deadline = nil }
-            return (state.deadline, state.interruption.map { .failure($0) } ?? result)
+            return (state.interruption.map { .failure($0) } ?? result, state.deadline, state.attempts)
         }
-        guard let claimed else { return }
-        claimed.timer?.cancel()
-        onFinish(id)
-        deliver(claimed.result)
+        guard let (outcome, deadline, attempts) = claimed else { return }
+        if let deadline { scheduler.cancel(deadline) }
+        deliver(outcome, attempts)
     }
 
-    /// Records the first interruption, delivers it, and stops the pipeline.
+    /// Records the first interruption, stops the work, and delivers the interruption.
     private func interrupt(with error: NetworkError) {
-        let task = state.withLock { state -> Task<Void, Never>?? in
+        let stop = state.withLock { state -> (@Sendable () -> Void)?? in
             guard !state.isFinished, !state.isCommitted, state.interruption == nil else { return .none }
             state.interruption = error
-            return .some(state.task)
+            return .some(state.stop)
         }
-        guard case .some(let task) = task else { return }
-        // Cancel first: the transport's cancellation handler runs synchronously and stops
-        // writing a download's file, so nothing touches it once the caller hears of it.
-        task?.cancel()
+        guard case .some(let stop) = stop else { return }
+        // Stop first: a transport stops writing a download's file synchronously, so nothing
+        // touches it once the caller hears of the interruption.
+        stop?()
         finish(.failure(error))
     }
 }

@@ -14,21 +14,17 @@ extension Router {
     /// print(response.statusCode)
     /// ```
     ///
-    /// - Throws: ``NetworkError``, always.
-    public func request(_ route: EndPoint) async throws -> Response {
+    /// - Throws: ``NetworkError``.
+    public func request(_ route: EndPoint) async throws(NetworkError) -> Response {
         try await awaitResponse(route, progress: nil)
     }
 
     /// Starts `route` and waits for its outcome, forwarding cancellation of the calling task.
-    func awaitResponse(_ route: EndPoint, progress: ProgressReporter?) async throws -> Response {
-        let slot = HandleSlot()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                slot.fill(start(route, progress: progress) { result in continuation.resume(with: result) })
-            }
-        } onCancel: {
-            slot.cancel()
-        }
+    func awaitResponse(_ route: EndPoint, progress: ProgressReporter?) async throws(NetworkError) -> Response {
+        try await awaitCallback { deliver in
+            let handle = start(route, progress: progress, deliver: deliver)
+            return { handle.cancel() }
+        }.get()
     }
 
     /// Sends `route` and decodes the body as `T` (see ``Response/decode(_:using:)`` for empty bodies).
@@ -45,34 +41,7 @@ extension Router {
     ///   the response.
     public func request<T: Decodable>(
         _ route: EndPoint, as type: T.Type, decoder: JSONDecoder = JSONDecoder()
-    ) async throws -> T {
+    ) async throws(NetworkError) -> T {
         try await request(route).decode(T.self, using: decoder)
-    }
-}
-
-/// Holds the handle of an awaited request for the task's cancellation handler, which may run
-/// before the handle exists (the task was already cancelled) or at the same time.
-private final class HandleSlot: Sendable {
-    private struct State {
-        var handle: RequestHandle?
-        var isCancelled = false
-    }
-
-    private let state = Locked(State())
-
-    func fill(_ handle: RequestHandle) {
-        let cancelled = state.withLock { state -> Bool in
-            state.handle = handle
-            return state.isCancelled
-        }
-        if cancelled { handle.cancel() }
-    }
-
-    func cancel() {
-        let handle = state.withLock { state -> RequestHandle? in
-            state.isCancelled = true
-            return state.handle
-        }
-        handle?.cancel()
     }
 }

@@ -16,8 +16,8 @@ extension Router {
     /// print(response.fileURL!)
     /// ```
     ///
-    /// - Throws: ``NetworkError``, always.
-    public func request(_ route: EndPoint, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> Response {
+    /// - Throws: ``NetworkError``.
+    public func request(_ route: EndPoint, progress: @escaping @Sendable (TransferProgress) -> Void) async throws(NetworkError) -> Response {
         try await awaitResponse(route, progress: ProgressReporter(progress))
     }
 
@@ -49,9 +49,13 @@ extension Router {
     /// ```
     public func transfer(_ route: EndPoint) -> Transfer {
         let (stream, continuation) = AsyncStream.makeStream(of: TransferProgress.self, bufferingPolicy: .unbounded)
-        let task = Task {
+        let task = Task { () async -> Result<Response, NetworkError> in
             defer { continuation.finish() }
-            return try await awaitResponse(route, progress: ProgressReporter { continuation.yield($0) })
+            do throws(NetworkError) {
+                return .success(try await awaitResponse(route, progress: ProgressReporter { continuation.yield($0) }))
+            } catch {
+                return .failure(error)
+            }
         }
         return Transfer(progress: stream, task: task)
     }
@@ -61,9 +65,9 @@ extension Router {
 public struct Transfer: Sendable {
     /// Progress events, ending when the request finishes.
     public let progress: AsyncStream<TransferProgress>
-    private let task: Task<Response, any Error>
+    private let task: Task<Result<Response, NetworkError>, Never>
 
-    init(progress: AsyncStream<TransferProgress>, task: Task<Response, any Error>) {
+    init(progress: AsyncStream<TransferProgress>, task: Task<Result<Response, NetworkError>, Never>) {
         self.progress = progress
         self.task = task
     }
@@ -71,8 +75,8 @@ public struct Transfer: Sendable {
     /// Waits for the outcome.
     ///
     /// - Throws: ``NetworkError``.
-    public func response() async throws -> Response {
-        try await task.value
+    public func response() async throws(NetworkError) -> Response {
+        try await task.value.get()
     }
 
     /// Cancels the request; ``response()`` throws ``NetworkError/cancelled``.

@@ -22,12 +22,13 @@ import FoundationNetworking
 /// let page = try await router.request(.popular(page: 1), as: MoviePage.self)
 /// ```
 ///
-/// One request travels one way, top to bottom in this file: ``RequestBuilder`` builds it from
-/// the endpoint; the plugins prepare it; the ``HTTPTransport`` (or a stub) sends it; the
-/// endpoint's ``EndPointType/acceptableStatusCodes`` validate the status; a plugin may replay it
-/// once and the ``RetryPolicy`` may send it again; the plugins see and process the outcome,
-/// which is delivered exactly once. The router enforces each endpoint's
-/// ``EndPointType/timeout`` itself, retries included.
+/// One request travels one way, top to bottom in this file: it is **built** from the endpoint
+/// (``RequestBuilder``), sent through a **chain** of stages (a plugin's replay, the
+/// ``RetryPolicy``, the plugins' `prepare`, the download's placement, the endpoint's
+/// ``EndPointType/acceptableStatusCodes``, redirects, and the ``HTTPTransport`` or a stub at the
+/// end), and its outcome is **delivered** exactly once, after the plugins have seen and
+/// processed it. The router enforces each endpoint's ``EndPointType/timeout`` itself, retries
+/// included.
 public final class Router<EndPoint: EndPointType>: NetworkRouter {
     /// Sends the bytes; ``URLSessionTransport`` unless given.
     public let transport: any HTTPTransport
@@ -57,6 +58,8 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     /// Whether and how far redirects are followed; ``RedirectPolicy/follow`` unless given.
     public let redirects: RedirectPolicy
 
+    private let chain: Chain
+    private let scheduler: DeadlineScheduler
     private let inFlight = InFlightRequests()
 
     /// Creates a router.
@@ -71,7 +74,7 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     ///   - redaction: Which header and query values are secrets; ``Redaction/default`` by
     ///     default. The plugins' own secrets are added to it.
     ///   - redirects: Whether and how far redirects are followed; ``RedirectPolicy/follow`` (16) by default.
-    public init(
+    public convenience init(
         transport: any HTTPTransport = URLSessionTransport(),
         callbackQueue: DispatchQueue = .main,
         plugins: [any PluginType] = [],
@@ -80,6 +83,17 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         redaction: Redaction = .default,
         redirects: RedirectPolicy = .follow
     ) {
+        self.init(
+            transport: transport, callbackQueue: callbackQueue, plugins: plugins, retryPolicy: retryPolicy,
+            stubBehavior: stubBehavior, redaction: redaction, redirects: redirects, scheduler: .shared)
+    }
+
+    /// The designated initializer, with the deadline scheduler a test may replace.
+    init(
+        transport: any HTTPTransport, callbackQueue: DispatchQueue, plugins: [any PluginType], retryPolicy: RetryPolicy,
+        stubBehavior: @escaping @Sendable (EndPoint) -> StubBehavior, redaction: Redaction, redirects: RedirectPolicy,
+        scheduler: DeadlineScheduler
+    ) {
         self.transport = transport
         self.callbackQueue = callbackQueue
         self.plugins = plugins
@@ -87,6 +101,8 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         self.stubBehavior = stubBehavior
         self.redaction = plugins.reduce(redaction) { $0.merging($1.redaction) }
         self.redirects = redirects
+        self.scheduler = scheduler
+        self.chain = Chain(plugins: plugins, retryPolicy: retryPolicy, redirects: redirects)
     }
 
     /// The number of requests started and not yet finished (for diagnostics and tests).
@@ -115,210 +131,90 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         }
     }
 
-    // MARK: - One request, start to finish
+    // MARK: - One request: build, chain, deliver
 
-    /// Registers a request and runs its pipeline under its deadline. Whoever finishes the
-    /// request first (pipeline, cancel, deadline) has the plugins see and process the outcome,
-    /// then hands it to `deliver`; the others do nothing.
+    /// Starts `route` under its deadline and hands its outcome to `deliver`, exactly once.
     func start(
         _ route: EndPoint, progress: ProgressReporter? = nil,
         deliver: @escaping @Sendable (Result<Response, NetworkError>) -> Void
     ) -> RequestHandle {
-        let inFlight = self.inFlight
-        let plugins = self.plugins
-        let context = RequestContext(id: inFlight.nextID(), target: route, startedAt: Date(), attempt: 0, redaction: redaction)
-        let attempts = Locked(0)
-        let cleanUps = CleanUps()
-        let handle = RequestHandle(
-            id: context.id,
-            deliver: { result in
-                // A cancelled or timed-out transfer's files are removed before anyone hears of it.
-                cleanUps.run()
-                var finalContext = context
-                finalContext.attempt = attempts.withLock { $0 }
-                for plugin in plugins { plugin.didReceive(result, context: finalContext) }
-                let processed = plugins.reduce(result) { $1.process($0, context: finalContext) }
-                deliver(processed)
-            },
-            onFinish: { inFlight.remove($0) })
+        let id = inFlight.nextID()
+        let context = RequestContext(id: id, target: route, startedAt: Date(), attempt: 0, redaction: redaction)
+        let payload = Locked(Payload.inRequest)
+        let handle = RequestHandle(id: id, scheduler: scheduler) { [plugins, inFlight] result, attempts in
+            // A cancelled or timed-out transfer's files are removed before anyone hears of it.
+            let payload = payload.withLock { $0 }
+            payload.cleanUp()
+            inFlight.remove(id)
+            if case .success(let response) = result { progress?.finish(total: payload.transferredBytes(of: response)) }
+            var context = context
+            context.attempt = attempts
+            for plugin in plugins { plugin.didReceive(result, context: context) }
+            deliver(plugins.reduce(result) { $1.process($0, context: context) })
+        }
         inFlight.insert(handle)
 
-        let timeout = route.timeout
-        let deadline = Date().addingTimeInterval(timeout.isFinite ? timeout : RequestHandle.longestDeadline)
-        handle.start(timeout: timeout) { [self] in
-            await perform(
-                route, context: context, deadline: deadline, progress: progress, cleanUps: cleanUps,
-                commit: { handle.commit() }
-            ) { attempt in
-                attempts.withLock { $0 = attempt }
-            }
+        let exchange: Exchange
+        do {
+            exchange = try build(route, context: context, handle: handle, progress: progress)
+        } catch {
+            handle.finish(.failure(error))
+            return handle
         }
+        payload.withLock { $0 = exchange.payload }
+        handle.arm(timeout: route.timeout)
+        send(exchange)
         return handle
     }
 
-    /// The pipeline: build, then prepare, send and validate until success, no more retries,
-    /// cancellation or the deadline.
-    func perform(
-        _ route: EndPoint, context: RequestContext, deadline: Date, progress: ProgressReporter?,
-        cleanUps: CleanUps, commit: @Sendable () -> Bool, onAttempt: @Sendable (Int) -> Void
-    ) async -> Result<Response, NetworkError> {
-        let built: URLRequest
-        let body: TransferBody
+    /// The endpoint as a request with its payload, ready for the chain.
+    private func build(
+        _ route: EndPoint, context: RequestContext, handle: RequestHandle, progress: ProgressReporter?
+    ) throws(NetworkError) -> Exchange {
         do {
-            let (request, transfer) = try RequestBuilder.makeRequestAndTransfer(for: route)
-            built = request
-            body = try TransferBody(transfer)
-        } catch let error as RequestBuildingError {
-            return .failure(.invalidRequest(error))
+            let (request, body) = try RequestBuilder.makeRequestAndBody(for: route)
+            return Exchange(
+                request: request, payload: try Payload(body), context: context, transport: transport(for: route),
+                acceptableStatusCodes: route.acceptableStatusCodes, progress: progress, handle: handle,
+                deadline: Seconds.uptime(after: route.timeout))
         } catch {
-            return .failure(NetworkError(error, redaction: redaction))
+            throw NetworkError(error, redaction: redaction)
         }
-        // Removes a multipart body's temporary file and a failed download's working file, both
-        // here, before the pipeline's outcome is delivered, and at delivery if the request is
-        // interrupted first.
-        cleanUps.add(body.cleanUp)
-        defer { body.cleanUp() }
+    }
 
-        var context = context
-        var retryCount = 0
-        var didReplay = false
-        while true {
-            guard !Task.isCancelled else { return .failure(.cancelled) }
-            let request: URLRequest
+    /// Sends `exchange` through the chain, in a task; or, when the chain is plain and the body
+    /// in memory, straight to a callback transport without one.
+    private func send(_ exchange: Exchange) {
+        if chain.isPlain, case .inRequest = exchange.payload, let transport = exchange.transport as? any CallbackTransport {
+            sendDirectly(exchange, through: transport)
+            return
+        }
+        let chain = self.chain
+        let task = Task.startingNow { exchange.handle.finish(await chain.run(exchange)) }
+        exchange.handle.attach { task.cancel() }
+    }
+
+    /// The plain chain without a task: the transport's callback validates, follows a redirect
+    /// (through ``send(_:)`` again) and finishes, with the stages' own rules.
+    private func sendDirectly(_ exchange: Exchange, through transport: any CallbackTransport) {
+        let redirects = self.redirects
+        // The router is kept until its requests finish, as on the chain's path.
+        let stop = transport.start(exchange.request) { [self] result in
             do {
-                request = try await prepare(built, context: context)
-            } catch {
-                return .failure(Task.isCancelled ? .cancelled : NetworkError(error, redaction: redaction))
-            }
-
-            context.attempt += 1
-            onAttempt(context.attempt)
-            for plugin in plugins { plugin.willSend(request, context: context) }
-            let result = await send(request, body: body, for: route, progress: progress, commit: commit)
-            guard case .failure(let error) = result else {
-                body.succeeded()
-                if case .success(let response) = result {
-                    progress?.finish(total: body.transferredBytes(of: response))
+                let (data, httpResponse) = try result.mapError { TransportStage.failure($0, redaction: exchange.context.redaction) }.get()
+                let response = Response(request: exchange.request, httpResponse: httpResponse, data: data)
+                if let redirected = try RedirectStage.follow(response, from: exchange, policy: redirects) {
+                    send(redirected)
+                    return
                 }
-                return result
-            }
-            guard !Task.isCancelled else { return .failure(.cancelled) }
-
-            // A plugin may replay once after an unacceptable status (a refreshed token).
-            if !didReplay, case .unacceptableStatusCode(let response) = error {
-                do {
-                    if try await shouldReplay(after: response, context: context) {
-                        didReplay = true
-                        continue
-                    }
-                } catch {
-                    return .failure(Task.isCancelled ? .cancelled : NetworkError(error, redaction: redaction))
-                }
-            }
-
-            let failed = RetryPolicy.FailedAttempt(request: request, error: error, retryCount: retryCount)
-            guard let delay = retryPolicy.delay(for: failed),
-                Date().addingTimeInterval(delay) < deadline
-            else {
-                return result
-            }
-            retryCount += 1
-            do {
-                try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+                exchange.handle.finish(.success(try ValidationStage.validate(response, acceptable: exchange.acceptableStatusCodes)))
+            } catch let error as NetworkError {
+                exchange.handle.finish(.failure(error))
             } catch {
-                return .failure(.cancelled)
+                exchange.handle.finish(.failure(NetworkError(error, redaction: exchange.context.redaction)))
             }
         }
-    }
-
-    /// Runs every plugin's `prepare`, in order, then checks the headers once more: a plugin
-    /// (or a custom encoder) may have set any, and FoundationNetworking sends a name with CR LF
-    /// verbatim.
-    private func prepare(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
-        guard !plugins.isEmpty else { return request }
-        var request = request
-        for plugin in plugins {
-            request = try await plugin.prepare(request, context: context)
-        }
-        try request.validateHeaders()
-        return request
-    }
-
-    /// One attempt: send through the transport (or a stub), following redirects, validate the
-    /// status, and put a download in place.
-    private func send(
-        _ request: URLRequest, body: TransferBody, for route: EndPoint, progress: ProgressReporter?,
-        commit: @Sendable () -> Bool
-    ) async -> Result<Response, NetworkError> {
-        let transport = transport(for: route)
-        var response: Response
-        do {
-            var (next, nextBody) = (request, body)
-            var redirectCount = 0
-            while true {
-                response = try await exchange(next, body: nextBody, through: transport, progress: progress)
-                guard redirects.limit > 0,
-                    let redirection = try Redirection.following(response.httpResponse, to: response.request, redaction: redaction)
-                else { break }
-                redirectCount += 1
-                guard redirectCount <= redirects.limit else {
-                    throw URLError(.httpTooManyRedirects, userInfo: [NSLocalizedDescriptionKey: "More than \(redirects.limit) redirects."])
-                }
-                next = redirection.request
-                if !redirection.keepsBody, case .upload = nextBody { nextBody = .inRequest }
-            }
-        } catch {
-            return .failure(Task.isCancelled ? .cancelled : NetworkError(error, redaction: redaction))
-        }
-        guard route.acceptableStatusCodes.contains(response.statusCode) else {
-            return .failure(.unacceptableStatusCode(response))
-        }
-        if case .download(let download) = body, (200..<300).contains(response.statusCode) {
-            // A caller told "cancelled" or "timed out" must not find the destination replaced,
-            // and a caller told "success" must find it: the move happens only once the outcome
-            // is decided.
-            guard commit() else { return .failure(.cancelled) }
-            do {
-                let file = try download.moveIntoPlace()
-                response = Response(request: response.request, httpResponse: response.httpResponse, data: Data(), fileURL: file)
-            } catch {
-                return .failure(.download(error))
-            }
-        }
-        return .success(response)
-    }
-
-    /// One request and its response, through `transport`: no redirect followed, no validation.
-    private func exchange(
-        _ request: URLRequest, body: TransferBody, through transport: any HTTPTransport, progress: ProgressReporter?
-    ) async throws -> Response {
-        let report: TransferProgressHandler = { completed, total in progress?.report(completed: completed, total: total) }
-        switch body {
-        case .inRequest:
-            let (data, httpResponse) = try await transport.send(request)
-            return Response(request: request, httpResponse: httpResponse, data: data)
-        case .upload(let upload, _):
-            let (data, httpResponse) = try await transport.upload(request, body: upload, progress: report)
-            return Response(request: request, httpResponse: httpResponse, data: data)
-        case .download(let download):
-            var sent = download.resumeRequest(request)
-            var (data, httpResponse) = try await transport.download(sent, to: download.workFile, progress: report)
-            if httpResponse.statusCode == 416, sent.value(forHTTPHeaderField: "Range") != nil {
-                // What was kept no longer fits the resource (complete, or the resource
-                // shrank): start over rather than ask for the impossible range forever.
-                download.discardPartial()
-                sent = request
-                (data, httpResponse) = try await transport.download(sent, to: download.workFile, progress: report)
-            }
-            return Response(request: sent, httpResponse: httpResponse, data: data)
-        }
-    }
-
-    private func shouldReplay(after response: Response, context: RequestContext) async throws -> Bool {
-        for plugin in plugins where try await plugin.shouldReplay(after: response, context: context) {
-            return true
-        }
-        return false
+        exchange.handle.attach(stop)
     }
 
     /// The real transport, or a stub answering with the endpoint's sample response.
@@ -328,52 +224,5 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         case .immediate: return StubTransport(route.sampleResponse)
         case .delayed(let seconds): return StubTransport(route.sampleResponse, delay: seconds)
         }
-    }
-}
-
-/// What must be removed when a request ends, however it ends. Running twice is harmless.
-final class CleanUps: Sendable {
-    private let actions = Locked<[@Sendable () -> Void]>([])
-
-    func add(_ action: @escaping @Sendable () -> Void) {
-        actions.withLock { $0.append(action) }
-    }
-
-    func run() {
-        for action in actions.withLock({ $0 }) { action() }
-    }
-}
-
-/// The requests a router has started and not finished, so that ``Router/cancel()`` reaches
-/// them all and nothing is left behind.
-final class InFlightRequests: Sendable {
-    private struct State {
-        var lastID: UInt64 = 0
-        var handles: [UInt64: RequestHandle] = [:]
-    }
-
-    private let state = Locked(State())
-
-    func nextID() -> UInt64 {
-        state.withLock { state in
-            state.lastID &+= 1
-            return state.lastID
-        }
-    }
-
-    func insert(_ handle: RequestHandle) {
-        state.withLock { $0.handles[handle.id] = handle }
-    }
-
-    func remove(_ id: UInt64) {
-        state.withLock { _ = $0.handles.removeValue(forKey: id) }
-    }
-
-    func all() -> [RequestHandle] {
-        state.withLock { Array($0.handles.values) }
-    }
-
-    var count: Int {
-        state.withLock { $0.handles.count }
     }
 }

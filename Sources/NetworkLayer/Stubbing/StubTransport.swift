@@ -24,34 +24,87 @@ public struct StubTransport: HTTPTransport {
     public typealias Responder = @Sendable (URLRequest) async throws -> StubResponse
 
     private let respond: Responder
+    /// The answer when it is fixed: then it is given without a Swift task.
+    private let fixed: StubResponse?
     private let delay: TimeInterval
 
     /// Answers each request with what `respond` returns, after `delay` seconds.
     public init(delay: TimeInterval = 0, _ respond: @escaping Responder) {
         self.respond = respond
+        self.fixed = nil
         self.delay = delay
     }
 
     /// Answers every request with `response`, after `delay` seconds.
     public init(_ response: StubResponse, delay: TimeInterval = 0) {
-        self.init(delay: delay) { _ in response }
+        self.respond = { _ in response }
+        self.fixed = response
+        self.delay = delay
     }
 
     /// Waits `delay` (cancellably), then answers.
     ///
-    /// - Throws: `CancellationError` when the calling task is cancelled during the delay;
+    /// - Throws: `URLError(.cancelled)` when the calling task is cancelled during the delay;
     ///   `URLError(.badURL)` for a request without URL; whatever the responder throws.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        if delay > 0 {
-            try await Task.sleep(nanoseconds: UInt64(min(delay, RequestHandle.longestDeadline) * 1_000_000_000))
-        }
-        try Task.checkCancellation()
-        let stub = try await respond(request)
+        try await sendThroughCallback(request)
+    }
+
+    static func answer(_ stub: StubResponse, to request: URLRequest) -> Result<(Data, HTTPURLResponse), any Error> {
         guard let url = request.url,
             let response = HTTPURLResponse(url: url, statusCode: stub.statusCode, httpVersion: "HTTP/1.1", headerFields: stub.headers)
         else {
-            throw URLError(.badURL)
+            return .failure(URLError(.badURL))
         }
-        return (stub.data, response)
+        return .success((stub.data, response))
+    }
+}
+
+extension StubTransport: CallbackTransport {
+    /// A fixed answer without delay comes at once, on the calling thread; a delay waits on the
+    /// router's deadline scheduler; a responder runs in a task of its own.
+    package func start(_ request: URLRequest, completion: @escaping Completion) -> @Sendable () -> Void {
+        let once = CompletionOnce(completion)
+        if let fixed, delay <= 0 {
+            once.complete(Self.answer(fixed, to: request))
+            return {}
+        }
+        if let fixed {
+            let token = DeadlineScheduler.shared.schedule(after: delay) { once.complete(Self.answer(fixed, to: request)) }
+            return {
+                DeadlineScheduler.shared.cancel(token)
+                once.complete(.failure(URLError(.cancelled)))
+            }
+        }
+        let respond = self.respond
+        let delay = self.delay
+        let task = Task {
+            do {
+                if delay > 0 { try await Task.sleep(nanoseconds: Seconds.nanoseconds(delay)) }
+                try Task.checkCancellation()
+                once.complete(Self.answer(try await respond(request), to: request))
+            } catch {
+                once.complete(.failure(Task.isCancelled ? URLError(.cancelled) : error))
+            }
+        }
+        return { task.cancel() }
+    }
+}
+
+/// Calls a transport's completion the first time only: a stub's timer and its cancellation
+/// may both try.
+private final class CompletionOnce: Sendable {
+    private let completion = Locked<CallbackTransport.Completion?>(nil)
+
+    init(_ completion: @escaping CallbackTransport.Completion) {
+        self.completion.withLock { $0 = completion }
+    }
+
+    func complete(_ result: Result<(Data, HTTPURLResponse), any Error>) {
+        let completion = self.completion.withLock { completion in
+            defer { completion = nil }
+            return completion
+        }
+        completion?(result)
     }
 }

@@ -12,7 +12,9 @@ enum BodyFraming {
     /// disagree with it.
     ///
     /// The length is not compared for a `HEAD` request, for statuses without a body (1xx, 204,
-    /// 304), or when a `Content-Encoding` was decoded (the field counts the encoded bytes).
+    /// 304), for redirects (FoundationNetworking drops the body of a redirect it was told not to
+    /// follow when the task has a completion handler), or when a `Content-Encoding` was decoded
+    /// (the field counts the encoded bytes).
     static func check(_ response: HTTPURLResponse, received: Int64, method: String?) throws(URLError) {
         guard let field = response.value(forHTTPHeaderField: "Content-Length") else { return }
         guard let declared = declaredLength(field) else {
@@ -22,7 +24,7 @@ enum BodyFraming {
                 userInfo: [NSLocalizedDescriptionKey: "The server sent an invalid Content-Length (\"\(shown)\"): not a decimal number of bytes."])
         }
         let status = response.statusCode
-        guard method?.uppercased() != "HEAD", status >= 200, status != 204, status != 304 else { return }
+        guard method?.uppercased() != "HEAD", status >= 200, status != 204, !(300..<400).contains(status) else { return }
         if let coding = response.value(forHTTPHeaderField: "Content-Encoding"), coding.lowercased() != "identity" { return }
         guard received == declared else {
             throw URLError(

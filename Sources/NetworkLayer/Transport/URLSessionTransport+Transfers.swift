@@ -13,11 +13,11 @@ extension URLSessionTransport {
             return try await InMemoryTransfer.upload(request, body: body, progress: progress, send: send)
         }
         let task: URLSessionUploadTask
-        let call: TransferCall
+        let call: SessionTaskCall
         switch body {
         case .data(let data):
             task = session.uploadTask(with: request, from: data)
-            call = TransferCall(sink: .memory, method: request.httpMethod, progress: progress)
+            call = SessionTaskCall(target: .memory, method: request.httpMethod, progress: progress)
         case .file(let url):
             #if canImport(FoundationNetworking)
             // Not uploadTask(fromFile:): FoundationNetworking reads such a file with DispatchIO,
@@ -26,15 +26,15 @@ extension URLSessionTransport {
             // CURLE_BAD_FUNCTION_ARGUMENT, and the process traps (EasyHandle.swift:484, about
             // once in 50-100 cancels). A stream is read synchronously and never paused; the
             // delegate hands a new one whenever libcurl rewinds to send the body again.
-            let size = TransferBody.size(of: url)
+            let size = Payload.size(of: url)
             guard InputStream(url: url) != nil else { throw URLError(.cannotOpenFile) }
             task = session.uploadTask(withStreamedRequest: request)
-            call = TransferCall(
-                sink: .memory, method: request.httpMethod, progress: progress,
+            call = SessionTaskCall(
+                target: .memory, method: request.httpMethod, progress: progress,
                 upload: StreamedUpload(size: size) { InputStream(url: url) })
             #else
             task = session.uploadTask(with: request, fromFile: url)
-            call = TransferCall(sink: .memory, method: request.httpMethod, progress: progress)
+            call = SessionTaskCall(target: .memory, method: request.httpMethod, progress: progress)
             #endif
         }
         return try await run(task, call: call, delegate: delegate)
@@ -50,19 +50,18 @@ extension URLSessionTransport {
             return try await InMemoryTransfer.download(request, to: file, progress: progress, send: send)
         }
         let task = session.dataTask(with: request)
-        return try await run(task, call: TransferCall(sink: .file(file), method: request.httpMethod, progress: progress), delegate: delegate)
+        return try await run(task, call: SessionTaskCall(target: .file(file), method: request.httpMethod, progress: progress), delegate: delegate)
     }
 
-    func run(_ task: URLSessionTask, call: TransferCall, delegate: SessionDelegate) async throws -> (Data, HTTPURLResponse) {
+    func run(_ task: URLSessionTask, call: SessionTaskCall, delegate: SessionDelegate) async throws -> (Data, HTTPURLResponse) {
         delegate.register(call, for: task)
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                call.start(continuation)
-                task.resume()
+        return try await awaitCallback { completion in
+            call.start(completion)
+            task.resume()
+            return {
+                call.stop()
+                task.cancel()
             }
-        } onCancel: {
-            call.stop()
-            task.cancel()
-        }
+        }.get()
     }
 }

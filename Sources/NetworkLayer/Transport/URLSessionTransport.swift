@@ -5,9 +5,10 @@ import FoundationNetworking
 
 /// The default transport: a `URLSession` data task per request.
 ///
-/// Created with a configuration (the default), it owns its sessions (one for data tasks, one
-/// for uploads and downloads, so that a long transfer's delegate callbacks do not queue ahead of
-/// small requests' completions) and answers authentication challenges itself, because on Linux FoundationNetworking **hangs forever** on a 401 with
+/// Created with a configuration (the default), it owns its sessions (one for data tasks, with
+/// completion handlers, and one for uploads and downloads, driven by its delegate so that
+/// progress is reported and downloads stream to disk) and answers authentication challenges
+/// itself, because on Linux FoundationNetworking **hangs forever** on a 401 with
 /// `WWW-Authenticate: Basic` when no credential is found (neither `timeoutInterval` nor the
 /// resource timeout ends it). The transport cancels the challenge and returns the 401 response
 /// it carried, so the caller sees the status and headers at once. The body of such a 401 is
@@ -69,27 +70,31 @@ public struct URLSessionTransport: HTTPTransport {
     /// Sends `request` with a data task; cancelling the calling task cancels the data task.
     ///
     /// - Throws: the task's `URLError`, or `URLError(.badServerResponse)` when the response is not
-    ///   HTTP.
+    ///   HTTP or its body disagrees with its `Content-Length`.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        // An owned session drives its data tasks through its delegate: FoundationNetworking asks
-        // the delegate about redirects only for such tasks, and ours strips credentials when a
-        // redirect leaves the origin.
-        if let owner {
-            let task = owner.session.dataTask(with: request)
-            return try await run(task, call: TransferCall(sink: .memory, method: request.httpMethod, progress: { _, _ in }), delegate: owner.delegate)
-        }
-        let call = DataTaskCall(method: request.httpMethod)
+        try await sendThroughCallback(request)
+    }
+}
+
+extension URLSessionTransport: CallbackTransport {
+    /// Starts a data task with a completion handler: one trip through Foundation's delegate
+    /// queue per request, where a delegate-driven task costs four. On an owned session the
+    /// session delegate still answers redirects and authentication challenges for it.
+    package func start(_ request: URLRequest, completion: @escaping Completion) -> @Sendable () -> Void {
+        let delegate = owner?.delegate
+        let method = request.httpMethod
+        let taskID = Locked<ObjectIdentifier?>(nil)
         let task = session.dataTask(with: request) { data, response, error in
-            call.complete(data: data, response: response, error: error)
+            let challenge = taskID.withLock({ $0 }).flatMap { delegate?.takeChallengeResponse(for: $0) }
+            let body = data ?? Data()
+            completion(
+                TaskOutcome.result(
+                    body: body, response: response, error: error, challenge: challenge, method: method,
+                    bodyBytes: Int64(body.count)))
         }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                call.start(continuation)
-                task.resume()
-            }
-        } onCancel: {
-            task.cancel()
-        }
+        taskID.withLock { $0 = ObjectIdentifier(task) }
+        task.resume()
+        return { task.cancel() }
     }
 }
 
@@ -109,47 +114,5 @@ private final class SessionOwner: Sendable {
     deinit {
         session.finishTasksAndInvalidate()
         transferSession.finishTasksAndInvalidate()
-    }
-}
-
-/// One data task's completion on a session of the caller's, handed to the awaiting
-/// continuation exactly once.
-private final class DataTaskCall: @unchecked Sendable {
-    // Set before `task.resume()`, so before the completion handler can run.
-    private var continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>?
-    private let lock = NSLock()
-    private let method: String?
-
-    init(method: String?) {
-        self.method = method
-    }
-
-    func start(_ continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) {
-        lock.lock()
-        self.continuation = continuation
-        lock.unlock()
-    }
-
-    func complete(data: Data?, response: URLResponse?, error: (any Error)?) {
-        lock.lock()
-        let continuation = self.continuation
-        self.continuation = nil
-        lock.unlock()
-        guard let continuation else { return }
-
-        if let error {
-            continuation.resume(throwing: URLError.normalized(error))
-            return
-        }
-        guard let http = response as? HTTPURLResponse else {
-            continuation.resume(throwing: URLError(.badServerResponse))
-            return
-        }
-        do {
-            try BodyFraming.check(http, received: Int64(data?.count ?? 0), method: method)
-            continuation.resume(returning: (data ?? Data(), http))
-        } catch {
-            continuation.resume(throwing: error)
-        }
     }
 }

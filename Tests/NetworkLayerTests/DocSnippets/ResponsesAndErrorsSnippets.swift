@@ -76,7 +76,7 @@ enum ResponsesAndErrorsSnippets {
         do {
             let page = try await router.request(.popular(page: 1), as: MoviePage.self)
             print(page.results.count)
-        } catch let error as NetworkError {
+        } catch {
             switch error {
             case .unacceptableStatusCode(let response):
                 print(response.statusCode, response.text, response.retryAfter as Any)
@@ -95,8 +95,6 @@ enum ResponsesAndErrorsSnippets {
             case .underlying(let other):
                 print(other)
             }
-        } catch {
-            print(error)
         }
         // snippet.end
     }

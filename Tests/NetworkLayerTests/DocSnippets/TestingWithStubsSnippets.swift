@@ -56,6 +56,8 @@ struct DocSnippetStubTests {
             Issue.record("expected a cancellation")
         } catch NetworkError.cancelled {
             // as for a real request
+        } catch {
+            Issue.record("unexpected error: \(error)")
         }
         // snippet.end
     }
@@ -80,6 +82,8 @@ struct DocSnippetStubTests {
             Issue.record("expected a 404")
         } catch NetworkError.unacceptableStatusCode(let response) {
             #expect(response.statusCode == 404)
+        } catch {
+            Issue.record("unexpected error: \(error)")
         }
         // snippet.end
     }

@@ -100,7 +100,11 @@ extension Reliability {
             // The right outcome: a 200, or .cancelled for a cancelled request, nothing else.
             #expect(tally.otherOutcomes.isEmpty, "unexpected outcomes, e.g. \(tally.otherOutcomes.prefix(3))")
             #expect(tally.uncancelledButNotSucceeded == 0, "\(tally.summary)")
-            #expect(tally.cancelledBeforeStartButNotCancelled == 0, "\(tally.summary)")
+            // A plain request goes to the transport before `request` returns, so a loopback answer
+            // can now and then beat a cancel on the very next line (the caller's thread was
+            // descheduled); then the cancel is too late and the success stands. Rare, or
+            // cancellation is not working.
+            #expect(tally.cancelledBeforeStartButNotCancelled * 100 <= tally.plannedBeforeStart, "\(tally.summary)")
 
             // Same router, no new one; the pool may close or keep its idle connections.
             try await Task.sleep(nanoseconds: 1_000_000_000)
@@ -316,6 +320,12 @@ extension Reliability {
                 if case .cancelled = kind { return false }
                 return true
             }
+        }
+
+        var plannedBeforeStart: Int {
+            plans.filter {
+                if case .beforeStart = $0.cancellation { return true }; return false
+            }.count
         }
 
         var summary: String {

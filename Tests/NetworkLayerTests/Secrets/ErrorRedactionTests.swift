@@ -18,7 +18,7 @@ struct ErrorRedactionTests {
         endpoint.task = .requestParameters(bodyParameters: nil, bodyEncoding: .json, urlParameters: ["api_key": "SECRET2", "page": 1])
         do {
             _ = try await Router<TestEndpoint>(callbackQueue: DispatchQueue(label: "tests")).request(endpoint)
-        } catch let error as NetworkError {
+        } catch {
             return error
         }
         throw CancellationError()

@@ -135,6 +135,8 @@ struct DownloadPlacementTests {
             #expect(error == .destinationExists(destination.path))
             #expect(error.localizedDescription.contains("already exists"))
             #expect(error.localizedDescription.contains("replaceExisting"))
+        } catch {
+            Issue.record("unexpected error: \(error)")
         }
 
         let log = try await router.request(TestEndpoint.fixture("sequence/\(key)/log"))

@@ -1,0 +1,47 @@
+import Foundation
+
+/// The stages a router's requests go through, composed once when the router is made: only the
+/// stages its configuration needs, outermost first, with the transport at the end.
+///
+///     replay      (plugins)          a refreshed credential: at most once per request
+///     retry       (a RetryPolicy)    a failed attempt again, after its delay
+///     plugins     (plugins)          prepare, header check, willSend; per attempt
+///     download                       resume, 416, commit and put the file in place
+///     validation                     acceptable status codes
+///     redirects   (unless .doNotFollow)
+///     transport                      the real one, or the endpoint's stub
+struct Chain: Sendable {
+    /// The first stage, with the rest behind it.
+    let entry: Next
+    /// Whether nothing but download, validation, redirects and the transport is in the chain:
+    /// then a request with its body in memory can go to a callback transport without a task
+    /// (``Router`` does it).
+    let isPlain: Bool
+
+    init(plugins: [any PluginType], retryPolicy: RetryPolicy, redirects: RedirectPolicy) {
+        var stages: [any RequestStage] = []
+        if !plugins.isEmpty { stages.append(ReplayStage(plugins: plugins)) }
+        if retryPolicy.retryLimit > 0 { stages.append(RetryStage(policy: retryPolicy)) }
+        if !plugins.isEmpty { stages.append(PluginStage(plugins: plugins)) }
+        isPlain = stages.isEmpty
+        stages.append(DownloadStage())
+        stages.append(ValidationStage())
+        if redirects.limit > 0 { stages.append(RedirectStage(policy: redirects)) }
+
+        var next: Next = { exchange async throws(NetworkError) -> Response in try await TransportStage.send(exchange) }
+        for stage in stages.reversed() {
+            let rest = next
+            next = { exchange async throws(NetworkError) -> Response in try await stage.send(exchange, next: rest) }
+        }
+        entry = next
+    }
+
+    /// Runs `exchange` through every stage.
+    func run(_ exchange: Exchange) async -> Result<Response, NetworkError> {
+        do {
+            return .success(try await entry(exchange))
+        } catch {
+            return .failure(error)
+        }
+    }
+}

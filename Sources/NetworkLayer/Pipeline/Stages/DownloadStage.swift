@@ -1,0 +1,35 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The one owner of a download's file: asks only for the missing part of a resumable download,
+/// starts over when what was kept no longer fits (416), and puts the complete file in place
+/// once the outcome is decided (``RequestHandle/commit()``). The transport only writes bytes.
+struct DownloadStage: RequestStage {
+    func send(_ exchange: Exchange, next: Next) async throws(NetworkError) -> Response {
+        guard case .download(let work) = exchange.payload else { return try await next(exchange) }
+        var resumed = exchange
+        resumed.request = work.resumeRequest(exchange.request)
+        var response: Response
+        do {
+            response = try await next(resumed)
+        } catch .unacceptableStatusCode(let refused) where refused.statusCode == 416 && work.isResuming(resumed.request) {
+            // What was kept no longer fits the resource (complete, or the resource shrank):
+            // start over rather than ask for the impossible range forever.
+            work.discardPartial()
+            response = try await next(exchange)
+        }
+        guard (200..<300).contains(response.statusCode) else { return response }
+        // A caller told "cancelled" or "timed out" must not find the destination replaced, and
+        // a caller told "success" must find it: the move happens only once the outcome is decided.
+        guard exchange.handle.commit() else { throw .cancelled }
+        do {
+            let file = try work.moveIntoPlace()
+            response = Response(request: response.request, httpResponse: response.httpResponse, data: Data(), fileURL: file)
+        } catch {
+            throw .download(error)
+        }
+        return response
+    }
+}

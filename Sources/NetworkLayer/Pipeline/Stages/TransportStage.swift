@@ -1,0 +1,35 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The end of the chain: the exchange's transport sends the request, with its body in memory,
+/// as an upload, or into a download's working file. No redirect is followed and no status
+/// judged here; what the transport throws becomes a ``NetworkError``.
+enum TransportStage {
+    static func send(_ exchange: Exchange) async throws(NetworkError) -> Response {
+        let transport = exchange.transport
+        let request = exchange.request
+        let progress = exchange.progress
+        let report: TransferProgressHandler = { completed, total in progress?.report(completed: completed, total: total) }
+        do {
+            let (data, httpResponse): (Data, HTTPURLResponse)
+            switch exchange.payload {
+            case .inRequest:
+                (data, httpResponse) = try await transport.send(request)
+            case .upload(let body, _):
+                (data, httpResponse) = try await transport.upload(request, body: body, progress: report)
+            case .download(let work):
+                (data, httpResponse) = try await transport.download(request, to: work.workFile, progress: report)
+            }
+            return Response(request: request, httpResponse: httpResponse, data: data)
+        } catch {
+            throw failure(error, redaction: exchange.context.redaction)
+        }
+    }
+
+    /// What a transport's error means to the caller: a cancellation, or the error redacted.
+    static func failure(_ error: any Error, redaction: Redaction) -> NetworkError {
+        Task.isCancelled ? .cancelled : NetworkError(error, redaction: redaction)
+    }
+}

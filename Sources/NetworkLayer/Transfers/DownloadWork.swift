@@ -1,0 +1,79 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A download's working file: a temporary file, or the destination's `.partial` file when the
+/// download is resumable.
+final class DownloadWork: Sendable {
+    let destination: DownloadDestination
+    let workFile: URL
+    private let succeeded = Locked(false)
+
+    init(destination: DownloadDestination) {
+        self.destination = destination
+        // A resumable download's working file sits beside the destination, so its folder must
+        // exist before the first byte arrives.
+        if destination.resumable, destination.options.contains(.createIntermediateDirectories) {
+            try? FileManager.default.createDirectory(
+                at: destination.url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        }
+        workFile =
+            destination.resumable
+            ? destination.partialFileURL
+            : FileManager.default.temporaryDirectory.appendingPathComponent("networklayer-download-\(UUID().uuidString)")
+    }
+
+    /// `request`, asking only for the missing part when a resumable download has a partial file.
+    func resumeRequest(_ request: URLRequest) -> URLRequest {
+        guard destination.resumable else { return request }
+        let have = Payload.size(of: workFile)
+        guard have > 0 else { return request }
+        var request = request
+        request.setValue("bytes=\(have)-", forHTTPHeaderField: "Range")
+        return request
+    }
+
+    /// Whether `request` asks for only the missing part (see ``resumeRequest(_:)``).
+    func isResuming(_ request: URLRequest) -> Bool {
+        destination.resumable && request.value(forHTTPHeaderField: "Range") != nil
+    }
+
+    /// Moves the complete working file to the destination, honouring its options; on failure the
+    /// destination is as it was (see ``FilePlacement``).
+    func moveIntoPlace() throws(DownloadError) -> URL {
+        let manager = FileManager.default
+        let target = destination.url
+        if destination.options.contains(.createIntermediateDirectories) {
+            let folder = target.deletingLastPathComponent()
+            do {
+                try manager.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw .cannotWrite(folder.path)
+            }
+        }
+        // A download with an empty body never created its working file.
+        if !manager.fileExists(atPath: workFile.path) {
+            guard manager.createFile(atPath: workFile.path, contents: nil) else { throw .cannotWrite(workFile.path) }
+        }
+        try FilePlacement.move(workFile, to: target, replacing: destination.options.contains(.replaceExisting))
+        return target
+    }
+
+    /// Removes what a resumable download kept, so the next request fetches everything.
+    func discardPartial() {
+        try? FileManager.default.removeItem(at: workFile)
+    }
+
+    func markSucceeded() {
+        succeeded.withLock { $0 = true }
+    }
+
+    /// A failed or cancelled download leaves nothing, unless it is resumable: then what arrived
+    /// stays in the partial file for the next attempt.
+    func cleanUp() {
+        let done = succeeded.withLock { $0 }
+        if !done && destination.resumable { return }
+        try? FileManager.default.removeItem(at: workFile)
+    }
+}

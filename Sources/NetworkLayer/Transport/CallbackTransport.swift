@@ -1,0 +1,28 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A transport that starts a request without a Swift task and reports through a callback.
+///
+/// The router sends a plain request (no plugin, retry, or other stage configured, and a body in
+/// memory) this way, from the caller's thread to the transfer and from the transport's callback
+/// to the delivery, with no task hop in between. Everything else goes through the `async`
+/// methods of ``HTTPTransport``. ``URLSessionTransport``, ``StubTransport`` and the libcurl
+/// transport conform; `package`, because the contract is the router's business, not a user's.
+package protocol CallbackTransport: HTTPTransport {
+    /// Receives the outcome of ``start(_:completion:)``.
+    typealias Completion = @Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void
+
+    /// Starts `request`, and returns what cancels it. `completion` runs exactly once, on any
+    /// thread, also after a cancellation (then with `URLError(.cancelled)`), and never before
+    /// this method has returned unless the outcome is known at once.
+    func start(_ request: URLRequest, completion: @escaping Completion) -> @Sendable () -> Void
+}
+
+extension CallbackTransport {
+    /// ``HTTPTransport/send(_:)`` over ``start(_:completion:)``, through the one bridge.
+    package func sendThroughCallback(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        try await awaitCallback { start(request, completion: $0) }.get()
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One upload or download driven by ``SessionDelegate``: collects the response, writes a
+/// download's 2xx body to its file as it arrives, reports progress, and hands the outcome to
+/// its completion exactly once.
+final class SessionTaskCall: @unchecked Sendable {
+    /// Where the response body goes.
+    enum BodyTarget {
+        /// Kept in memory (an upload's response).
+        case memory
+        /// A 2xx body written to this file (appended for a 206); any other kept in memory.
+        case file(URL)
+    }
+
+    // Every mutable property is guarded by `lock`; delegate callbacks of one task arrive in
+    // order, but the completion is set from the calling thread.
+    private let lock = NSLock()
+    private let target: BodyTarget
+    private let progress: TransferProgressHandler
+    private var completion: (@Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void)?
+    private var response: HTTPURLResponse?
+    private var body = Data()
+    private var file: FileHandle?
+    private var fileFailure: (any Error)?
+    private var received: Int64 = 0
+    /// Where this response's body starts in the file: a resumed download appends.
+    private var fileStart: Int64 = 0
+    private var expected: Int64?
+    private var stopped = false
+
+    /// The request's method: a `HEAD` response has no body to count.
+    private let method: String?
+    private var didOpenFile = false
+    /// The body of a streamed upload, opened anew each time libcurl asks for it.
+    let upload: StreamedUpload?
+
+    init(target: BodyTarget, method: String?, progress: @escaping TransferProgressHandler, upload: StreamedUpload? = nil) {
+        self.target = target
+        self.method = method
+        self.progress = progress
+        self.upload = upload
+    }
+
+    /// Sets what receives the outcome; before the task is resumed, so before any callback.
+    func start(_ completion: @escaping @Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void) {
+        lock.lock()
+        self.completion = completion
+        lock.unlock()
+    }
+
+    /// Stops writing at once: Foundation may still deliver chunks it had queued after
+    /// `cancel()`, and a download resumed right away must find the file as it was left.
+    func stop() {
+        lock.lock()
+        stopped = true
+        try? file?.close()
+        file = nil
+        lock.unlock()
+    }
+
+    func didSend(_ sent: Int64, of total: Int64?) {
+        // A streamed body's length is unknown to Foundation, not to us.
+        progress(sent, total ?? upload?.size)
+    }
+
+    func didReceive(_ response: URLResponse) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let http = response as? HTTPURLResponse, !stopped else { return }
+        self.response = http
+        guard case .file(let url) = target, (200..<300).contains(http.statusCode) else { return }
+        do {
+            let opened = try DownloadFile.open(url, appending: http.statusCode == 206)
+            if http.statusCode == 206 {
+                // Append only what continues the file: "Content-Range: bytes START-END/TOTAL".
+                let start = (http.value(forHTTPHeaderField: "Content-Range"))
+                    .flatMap { $0.split(whereSeparator: { $0 == " " || $0 == "-" }).dropFirst().first }
+                    .flatMap { Int64($0) }
+                guard start == opened.offset else {
+                    try? opened.handle.close()
+                    fileFailure = DownloadError.unexpectedRange(start: start, expected: opened.offset)
+                    return
+                }
+            }
+            file = opened.handle
+            didOpenFile = true
+            received = opened.offset
+            fileStart = opened.offset
+            // The server controls Content-Length: an overflowing total is reported as unknown.
+            let total = opened.offset.addingReportingOverflow(http.expectedContentLength)
+            expected = http.expectedContentLength >= 0 && !total.overflow ? total.partialValue : nil
+        } catch {
+            fileFailure = error
+        }
+    }
+
+    func didReceive(_ data: Data) {
+        lock.lock()
+        if stopped {
+            lock.unlock()
+        } else if let file {
+            file.write(data)
+            received += Int64(data.count)
+            let (done, total) = (received, expected)
+            lock.unlock()
+            progress(done, total)
+        } else if fileFailure == nil {
+            body.append(data)
+            lock.unlock()
+        } else {
+            // The download's file could not be opened: the body is dropped, not buffered, and
+            // the transfer fails with that error at its end.
+            lock.unlock()
+        }
+    }
+
+    func complete(error: (any Error)?, challengeResponse: HTTPURLResponse?) {
+        lock.lock()
+        let completion = self.completion
+        self.completion = nil
+        try? file?.close()
+        file = nil
+        let (response, body, fileFailure) = (self.response, self.body, self.fileFailure)
+        let bodyBytes = didOpenFile ? received - fileStart : Int64(body.count)
+        lock.unlock()
+        guard let completion else { return }
+        if let fileFailure {
+            completion(.failure(fileFailure))
+            return
+        }
+        completion(
+            TaskOutcome.result(
+                body: body, response: response, error: error, challenge: challengeResponse, method: method,
+                bodyBytes: bodyBytes))
+    }
+}
+
+/// An upload body that FoundationNetworking reads as a stream (chunked on the wire), opened
+/// from its start each time it is asked for.
+struct StreamedUpload: Sendable {
+    /// The body's length in bytes, for progress.
+    let size: Int64
+    let open: @Sendable () -> InputStream?
+
+    init(size: Int64, open: @escaping @Sendable () -> InputStream?) {
+        self.size = size
+        self.open = open
+    }
+}
