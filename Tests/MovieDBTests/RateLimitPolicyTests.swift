@@ -54,11 +54,11 @@ struct RateLimitPolicyTests {
         let thrown = await apiError { () async throws(APIError) -> Int in
             try await RateLimitPolicy.standard.run { () async throws(APIError) -> Int in
                 attempts.increment()
-                throw APIError.cancelled
+                throw APIError.failed(.cancelled)
             }
         }
         #expect(attempts.value == 1)
-        guard case .cancelled = thrown else {
+        guard case .failed(.cancelled) = thrown else {
             Issue.record("expected .cancelled, got \(String(describing: thrown))")
             return
         }

@@ -61,7 +61,7 @@ struct NetworkManagerTests {
     }
 
     @Test(arguments: [
-        (403, "authentication"), (408, "timeout"), (504, "timeout"), (429, "rateLimited"), (400, "clientError"),
+        (403, "authentication"), (408, "serverTimeout"), (504, "serverTimeout"), (429, "rateLimited"), (400, "clientError"),
         (422, "clientError"), (500, "serverError"), (503, "serverError"), (302, "unexpectedStatus"), (600, "unexpectedStatus"),
     ])
     func statusCategories(status: Int, category: String) async throws {
@@ -91,7 +91,7 @@ struct NetworkManagerTests {
             func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) { throw URLError(.notConnectedToInternet) }
         }
         let offline = NetworkManager<TestEndpoint>(router: Router(transport: Offline()))
-        guard case .failure(.transport(let error)) = await offline.request(.offline(), as: Movie.self) else {
+        guard case .failure(.failed(.transport(let error))) = await offline.request(.offline(), as: Movie.self) else {
             Issue.record("expected transport")
             return
         }
@@ -101,7 +101,7 @@ struct NetworkManagerTests {
         let task = Task { await slow.request(.offline(), as: Movie.self) }
         try await Task.sleep(nanoseconds: 50_000_000)
         task.cancel()
-        guard case .failure(.cancelled) = await task.value else {
+        guard case .failure(.failed(.cancelled)) = await task.value else {
             Issue.record("expected cancelled")
             return
         }
@@ -110,13 +110,14 @@ struct NetworkManagerTests {
     @Test func decodingFailureKeepsTheCodingPathAndTheBody() async throws {
         let body = #"{"id":550,"title":7}"#
         let result = await manager(StubResponse(data: Data(body.utf8))).request(.offline(), as: Movie.self)
-        guard case .failure(.decoding(let error, let response)) = result else {
+        guard case .failure(let apiError) = result, case .failed(.decoding(_, let response)) = apiError else {
             Issue.record("expected decoding")
             return
         }
-        #expect(NetworkError.decoding(error, response).codingPath == "title")
+        #expect(apiError.networkError.codingPath == "title")
         #expect(response.text == body)
-        #expect(APIError.decoding(error, response).localizedDescription.contains("Body begins: \(body)"))
+        #expect(apiError.response?.text == body)
+        #expect(apiError.localizedDescription.contains("Body begins: \(body)"))
     }
 
     @Test func emptyBodyDecodesToNilOrEmptyResponse() async throws {
@@ -125,7 +126,7 @@ struct NetworkManagerTests {
         endpoint.acceptableStatusCodes = [204]
         #expect(try await manager.request(endpoint, as: Movie?.self).get() == nil)
         #expect(try await manager.request(endpoint, as: EmptyResponse.self).get() == EmptyResponse())
-        guard case .failure(.decoding) = await manager.request(endpoint, as: Movie.self) else {
+        guard case .failure(.failed(.decoding)) = await manager.request(endpoint, as: Movie.self) else {
             Issue.record("an empty body is not a Movie")
             return
         }
@@ -155,7 +156,7 @@ struct NetworkManagerTests {
             let handle = manager.request(.offline(), as: Movie.self) { continuation.resume(returning: $0) }
             handle.cancel()
         }
-        guard case .failure(.cancelled) = outcome else {
+        guard case .failure(.failed(.cancelled)) = outcome else {
             Issue.record("expected cancelled, got \(outcome)")
             return
         }

@@ -40,7 +40,7 @@ public struct NetworkManager<EndPoint: EndPointType>: Sendable {
     }
 
     /// Sends `route` and decodes the body as `T`. Cancelling the calling task cancels the
-    /// request and gives ``APIError/cancelled``.
+    /// request and gives ``APIError/failed(_:)`` with ``NetworkError/cancelled``.
     public func request<T: Decodable & Sendable>(_ route: EndPoint, as type: T.Type = T.self) async -> Result<T, APIError> {
         do {
             let response = try await router.request(route)

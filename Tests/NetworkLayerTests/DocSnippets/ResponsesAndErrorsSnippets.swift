@@ -31,7 +31,7 @@ enum ResponsesAndErrorsSnippets {
             print(failure.serverMessage ?? "log in")
         case .failure(.rateLimited(let failure)):  // 429
             retry(after: failure.retryAfter?.delay() ?? 1)
-        case .failure(.cancelled):
+        case .failure(.failed(.cancelled)):
             break
         case .failure(let error):
             print(error.localizedDescription)

@@ -108,18 +108,18 @@ extension Reliability {
                 return "`NetworkError.transport(URLError(.networkConnectionLost))` at once, never an empty 200"
             case .closeMidBody:
                 return "`NetworkError.transport(URLError(.networkConnectionLost))` at once, never a truncated 200; "
-                    + "`APIError.transport` from `NetworkManager`; retried by `RetryPolicy` for idempotent methods"
+                    + "`APIError.failed(.transport)` from `NetworkManager`; retried by `RetryPolicy` for idempotent methods"
             case .shortBody:
                 return "`NetworkError.transport(URLError(.networkConnectionLost))` at once, never the 5 bytes as a 200"
             case .hang:
                 return "`NetworkError.timedOut(after:)` at the endpoint's deadline; "
-                    + "`APIError.deadlineExceeded` from `NetworkManager`"
+                    + "`APIError.failed(.timedOut)` from `NetworkManager`"
             case .drip:
                 return "`NetworkError.timedOut(after:)` at the endpoint's deadline (2 s in the test), "
                     + "not when the last byte arrives (5 s)"
             case .invalidJSON:
                 return "`NetworkError.decoding` (`DecodingError.dataCorrupted`) with the response and its body; "
-                    + "`APIError.decoding` from `NetworkManager`"
+                    + "`APIError.failed(.decoding)` from `NetworkManager`"
             case .wrongShape:
                 return "`NetworkError.decoding` (`DecodingError.keyNotFound`) with the response and its body"
             case .empty:
@@ -174,9 +174,9 @@ extension Reliability {
         /// The `APIError` case a `NetworkManager` test asserts, where there is one.
         var managerOutcome: String? {
             switch self {
-            case .closeMidBody: return "`APIError.transport`"
-            case .hang: return "`APIError.deadlineExceeded`"
-            case .invalidJSON: return "`APIError.decoding`"
+            case .closeMidBody: return "`APIError.failed(.transport)`"
+            case .hang: return "`APIError.failed(.timedOut)`"
+            case .invalidJSON: return "`APIError.failed(.decoding)`"
             case .basicAuth: return "`APIError.authentication`"
             case .rateLimited: return "`APIError.rateLimited`"
             default: return nil
@@ -361,7 +361,18 @@ extension Reliability {
 
     /// The APIError case as the README names it: "`APIError.rateLimited`".
     static func readmeName(of error: APIError) -> String {
-        "`APIError.\(String(describing: error).prefix { $0 != "(" })`"
+        guard case .failed(let networkError) = error else {
+            return "`APIError.\(String(describing: error).prefix { $0 != "(" })`"
+        }
+        let name: String
+        switch networkError {
+        case .transport: name = "transport"
+        case .timedOut: name = "timedOut"
+        case .decoding: name = "decoding"
+        case .cancelled: name = "cancelled"
+        default: name = "\(networkError)"
+        }
+        return "`APIError.failed(.\(name))`"
     }
 
     /// A small model: what the fixture's well-formed JSON would be.
@@ -677,8 +688,8 @@ extension Reliability {
         @Test func aServerThatNeverAnswersIsDeadlineExceeded() async throws {
             let fault = Fault.hang
             let (result, elapsed) = try await fault.sendThroughManager(decoding: Greeting.self)
-            guard case .failure(let error) = result, case .deadlineExceeded(let after) = error else {
-                Issue.record("expected APIError.deadlineExceeded, got \(result)")
+            guard case .failure(let error) = result, case .failed(.timedOut(let after)) = error else {
+                Issue.record("expected APIError.failed(.timedOut), got \(result)")
                 return
             }
             #expect(readmeName(of: error) == fault.managerOutcome)
@@ -689,8 +700,8 @@ extension Reliability {
         @Test func aConnectionClosedMidBodyIsATransportFailure() async throws {
             let fault = Fault.closeMidBody
             let (result, _) = try await fault.sendThroughManager(decoding: Greeting.self)
-            guard case .failure(let error) = result, case .transport(let urlError) = error else {
-                Issue.record("expected APIError.transport, got \(result)")
+            guard case .failure(let error) = result, case .failed(.transport(let urlError)) = error else {
+                Issue.record("expected APIError.failed(.transport), got \(result)")
                 return
             }
             #expect(readmeName(of: error) == fault.managerOutcome)
@@ -700,8 +711,8 @@ extension Reliability {
         @Test func malformedJSONIsADecodingFailureThatKeepsTheBody() async throws {
             let fault = Fault.invalidJSON
             let (result, _) = try await fault.sendThroughManager(decoding: Greeting.self)
-            guard case .failure(let error) = result, case .decoding(_, let response) = error else {
-                Issue.record("expected APIError.decoding, got \(result)")
+            guard case .failure(let error) = result, case .failed(.decoding(_, let response)) = error else {
+                Issue.record("expected APIError.failed(.decoding), got \(result)")
                 return
             }
             #expect(readmeName(of: error) == fault.managerOutcome)

@@ -38,7 +38,7 @@ public struct RateLimitPolicy: Sendable, Equatable {
     /// succeeds, fails otherwise, or ``maxRetries`` retries are spent; then the last error is
     /// thrown.
     ///
-    /// - Throws: The operation's last `APIError`; ``APIError/cancelled`` when the calling task
+    /// - Throws: The operation's last `APIError`; ``APIError/failed(_:)`` with `.cancelled` when the calling task
     ///   is cancelled during a wait.
     public func run<T>(_ operation: () async throws(APIError) -> T) async throws(APIError) -> T {
         var retries = 0
@@ -51,7 +51,7 @@ public struct RateLimitPolicy: Sendable, Equatable {
                 do {
                     try await Task.sleep(nanoseconds: UInt64(delay(after: failure) * 1_000_000_000))
                 } catch {
-                    throw .cancelled
+                    throw .failed(.cancelled)
                 }
             }
         }
