@@ -83,6 +83,13 @@ final class DeadlineScheduler: @unchecked Sendable {
         return actions.count
     }
 
+    /// The number of entries in the heap, cancelled ones included (for tests).
+    var storedCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return heap.count
+    }
+
     private func fire() {
         let now = DispatchTime.now().uptimeNanoseconds
         var due: [@Sendable () -> Void] = []
