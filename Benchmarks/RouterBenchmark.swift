@@ -43,14 +43,19 @@ func runRouterBenchmarks(server: URL) async throws {
         }
     }
     let routed: @Sendable () async throws -> Void = { _ = try await router.request(endpoint) }
+    let transport = URLSessionTransport(configuration: configuration)
+    let transportOnly: @Sendable () async throws -> Void = { _ = try await transport.send(rawRequest) }
 
     for (label, width, perBlock) in [("1 in flight", 1, 500), ("16 in flight", 16, 1_000)] {
         let versusRaw = try await interleaved(rounds: 6, perBlock: perBlock, width: width, a: raw, b: routed)
         let ceiling = try await interleaved(rounds: 3, perBlock: perBlock, width: width, a: raw, b: rawCompletion)
+        let transportAlone = try await interleaved(rounds: 3, perBlock: perBlock, width: width, a: raw, b: transportOnly)
         row("raw URLSession data(from:), \(label)", "\(Int(versusRaw.a.median)) req/s")
         row("Router, \(label)", "\(Int(versusRaw.b.median)) req/s")
         row("  Router / raw, \(label)", "\(versusRaw.ratio)")
         row("  raw completion handler / raw, \(label) (ceiling)", "\(ceiling.ratio)")
+        row("  URLSessionTransport alone / raw, \(label)", "\(transportAlone.ratio)")
+        row("  context switches per request: transport alone", format(transportAlone.bContextSwitches, 2))
         row("  CPU per request: raw / Router", format(versusRaw.aCPUMicroseconds, 0) + " / " + format(versusRaw.bCPUMicroseconds, 0) + " µs")
         row("  context switches per request: raw / Router", format(versusRaw.aContextSwitches, 2) + " / " + format(versusRaw.bContextSwitches, 2))
     }

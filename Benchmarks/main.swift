@@ -8,11 +8,13 @@ let only = CommandLine.arguments.dropFirst().first
 print("# NetworkLayer benchmarks (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
 if only == nil {
     try runEncodingBenchmarks()
+}
+if only == nil || only == "stub" {
     try await runOverheadBenchmark()
 }
 if let server = ProcessInfo.processInfo.environment["NETWORKLAYER_FIXTURE_URL"].flatMap(URL.init(string:)) {
-    if only == nil { try await runRouterBenchmarks(server: server) }
-    try await runTransferBenchmarks(server: server)
+    if only == nil || only == "router" { try await runRouterBenchmarks(server: server) }
+    if only == nil || only == "transfers" { try await runTransferBenchmarks(server: server) }
 } else {
     print("\n(NETWORKLAYER_FIXTURE_URL not set: network benchmarks skipped; use Scripts/bench)")
 }

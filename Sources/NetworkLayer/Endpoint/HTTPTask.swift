@@ -81,3 +81,17 @@ public enum BodyEncoding: Sendable {
         }
     }
 }
+
+extension HTTPTask {
+    /// The parameters that go into the URL's query, whatever the case.
+    public var urlParameters: Parameters? {
+        switch self {
+        case .request, .requestData, .requestJSONEncodable:
+            return nil
+        case .requestParameters(_, _, let parameters), .requestParametersAndHeaders(_, _, let parameters, _),
+            .uploadFile(_, _, let parameters), .uploadData(_, _, let parameters), .uploadMultipart(_, let parameters),
+            .download(_, let parameters):
+            return parameters
+        }
+    }
+}

@@ -21,7 +21,11 @@ public enum RequestBuilder {
     static func makeRequestAndBody(for endpoint: some EndPointType) throws(RequestBuildingError) -> (request: URLRequest, body: BodyKind) {
         let timeout = endpoint.timeout
         guard timeout > 0 else { throw .invalidTimeout(timeout) }
-        let url = try URLJoining.url(base: endpoint.baseURL, path: endpoint.path)
+        // URL parameters join the URL as it is built: one parse for the whole URL.
+        let query = try endpoint.task.urlParameters.map { parameters throws(RequestBuildingError) in
+            try parameterEncoding { try endpoint.queryEncoder.query(from: parameters) }
+        }
+        let url = try URLJoining.url(base: endpoint.baseURL, path: endpoint.path, query: query)
         // Foundation's idle timeout. FoundationNetworking truncates it to whole seconds (0.5 s
         // would become a 1 ms timeout), so it is rounded up to at least 1 s; the router's own
         // deadline keeps the exact value.
@@ -39,11 +43,11 @@ public enum RequestBuilder {
         switch endpoint.task {
         case .request:
             break
-        case .requestParameters(let bodyParameters, let bodyEncoding, let urlParameters):
-            try encode(body: bodyParameters, with: bodyEncoding, query: urlParameters, endpoint: endpoint, into: &request)
-        case .requestParametersAndHeaders(let bodyParameters, let bodyEncoding, let urlParameters, let headers):
+        case .requestParameters(let bodyParameters, let bodyEncoding, _):
+            try encode(body: bodyParameters, with: bodyEncoding, endpoint: endpoint, into: &request)
+        case .requestParametersAndHeaders(let bodyParameters, let bodyEncoding, _, let headers):
             try request.setValidatedHeaders(headers)
-            try encode(body: bodyParameters, with: bodyEncoding, query: urlParameters, endpoint: endpoint, into: &request)
+            try encode(body: bodyParameters, with: bodyEncoding, endpoint: endpoint, into: &request)
         case .requestData(let data, let contentType):
             try request.setContentTypeIfAbsent(contentType)
             request.httpBody = data
@@ -51,7 +55,7 @@ public enum RequestBuilder {
             try parameterEncoding {
                 try JSONParameterEncoder().encode(urlRequest: &request, encodable: value, encoder: encoder)
             }
-        case .uploadFile(let file, let contentType, let urlParameters):
+        case .uploadFile(let file, let contentType, _):
             // FoundationNetworking traps on a body URL that is not a file URL.
             var isDirectory: ObjCBool = false
             guard file.isFileURL, FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory),
@@ -59,20 +63,16 @@ public enum RequestBuilder {
             else {
                 throw .unreadableUploadFile(file.absoluteString)
             }
-            try encode(body: nil, with: .json, query: urlParameters, endpoint: endpoint, into: &request)
-            try request.setContentTypeIfAbsent(contentType)
+                        try request.setContentTypeIfAbsent(contentType)
             body = .upload(.file(file))
-        case .uploadData(let data, let contentType, let urlParameters):
-            try encode(body: nil, with: .json, query: urlParameters, endpoint: endpoint, into: &request)
-            try request.setContentTypeIfAbsent(contentType)
+        case .uploadData(let data, let contentType, _):
+                        try request.setContentTypeIfAbsent(contentType)
             body = .upload(.data(data))
-        case .uploadMultipart(let form, let urlParameters):
-            try encode(body: nil, with: .json, query: urlParameters, endpoint: endpoint, into: &request)
-            try request.setContentTypeIfAbsent(form.contentType)
+        case .uploadMultipart(let form, _):
+                        try request.setContentTypeIfAbsent(form.contentType)
             body = .multipart(form)
-        case .download(let destination, let urlParameters):
-            try encode(body: nil, with: .json, query: urlParameters, endpoint: endpoint, into: &request)
-            body = .download(destination)
+        case .download(let destination, _):
+                        body = .download(destination)
         }
 
         // A custom ParameterEncoder may have set headers of its own.
@@ -103,14 +103,8 @@ public enum RequestBuilder {
     }
 
     private static func encode(
-        body: Parameters?, with bodyEncoding: BodyEncoding, query: Parameters?,
-        endpoint: some EndPointType, into request: inout URLRequest
+        body: Parameters?, with bodyEncoding: BodyEncoding, endpoint: some EndPointType, into request: inout URLRequest
     ) throws(RequestBuildingError) {
-        if let query, !query.isEmpty {
-            var encoder = endpoint.queryEncoder
-            encoder.destination = .queryString
-            try parameterEncoding { try encoder.encode(urlRequest: &request, with: query) }
-        }
         if let body, !body.isEmpty {
             if !endpoint.httpMethod.allowsRequestBody {
                 throw .bodyNotAllowed(endpoint.httpMethod)
@@ -125,9 +119,9 @@ public enum RequestBuilder {
     }
 
     /// Runs an encoder, wrapping what it throws into a ``RequestBuildingError``.
-    private static func parameterEncoding(_ body: () throws -> Void) throws(RequestBuildingError) {
+    private static func parameterEncoding<Value>(_ body: () throws -> Value) throws(RequestBuildingError) -> Value {
         do {
-            try body()
+            return try body()
         } catch let error as ParameterEncodingError {
             throw .parameterEncoding(error)
         } catch {
