@@ -48,6 +48,8 @@ final class CurlEngine: @unchecked Sendable {
     /// Set by the engine's thread just before it frees the multi handle, after which no one may
     /// wake it.
     private var isClosed = false
+    /// The number of transfers in the multi handle, for diagnostics and tests.
+    private var runningCount = 0
 
     // Engine thread.
     private var transfers: [UInt64: CurlEasyTransfer] = [:]
@@ -126,6 +128,16 @@ final class CurlEngine: @unchecked Sendable {
         }
     }
 
+    /// The number of transfers started and not yet completed.
+    var activeTransferCount: Int {
+        lock.withLock { runningCount }
+    }
+
+    /// Whether the engine's thread has ended and freed the multi handle's transfers.
+    var hasEnded: Bool {
+        lock.withLock { isClosed }
+    }
+
     private static func shutDownError(_ transfer: CurlEasyTransfer) -> URLError {
         CurlFailure.error(.cancelled, "The transport was released before the transfer ended.", url: transfer.request.redactedURL)
     }
@@ -167,6 +179,7 @@ final class CurlEngine: @unchecked Sendable {
             }
             transfers[transfer.id] = transfer
             transferByHandle[easy] = transfer
+            lock.withLock { runningCount = transfers.count }
         case .cancel(let id):
             guard let transfer = transfers[id] else { return }
             finish(transfer, error: CurlFailure.error(.cancelled, "The transfer was cancelled.", url: transfer.request.redactedURL))
@@ -192,6 +205,7 @@ final class CurlEngine: @unchecked Sendable {
     /// transfer can run after its completion.
     private func finish(_ transfer: CurlEasyTransfer, error: URLError?) {
         transfers[transfer.id] = nil
+        lock.withLock { runningCount = transfers.count }
         if let easy = transfer.easy {
             transferByHandle[easy] = nil
             curl_multi_remove_handle(multi, easy)
