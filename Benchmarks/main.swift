@@ -3,10 +3,18 @@ import Foundation
 // Release-mode benchmarks that print ratios against baselines measured in the same run.
 // Run them with Scripts/bench, which starts the fixture server and sets NETWORKLAYER_FIXTURE_URL.
 print("# NetworkLayer benchmarks (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
+if ProcessInfo.processInfo.environment["NETWORKLAYER_BENCH_ONLY"] == "curl",
+    let server = ProcessInfo.processInfo.environment["NETWORKLAYER_FIXTURE_URL"].flatMap(URL.init(string:))
+{
+    // `Scripts/bench curl`: the transport comparison alone.
+    try await runCurlBenchmarks(server: server)
+    exit(0)
+}
 try runEncodingBenchmarks()
 try await runOverheadBenchmark()
 if let server = ProcessInfo.processInfo.environment["NETWORKLAYER_FIXTURE_URL"].flatMap(URL.init(string:)) {
     try await runRouterBenchmarks(server: server)
+    try await runCurlBenchmarks(server: server)
     try await runTransferBenchmarks(server: server)
 } else {
     print("\n(NETWORKLAYER_FIXTURE_URL not set: network benchmarks skipped; use Scripts/bench)")

@@ -28,7 +28,10 @@ struct CurlEngineTests {
         #expect(events.last == .complete(nil))
         #expect(delegate.completions == 1)
         let headIndex = try #require(events.firstIndex(of: .head(200)))
-        #expect(events[..<headIndex].allSatisfy { if case .sent = $0 { return true }; return false })
+        #expect(
+            events[..<headIndex].allSatisfy {
+                if case .sent = $0 { return true }; return false
+            })
         #expect(events.contains(.sent(200_000)))
         withExtendedLifetime(transport) {}
     }

@@ -99,7 +99,8 @@ struct CurlTransportStress {
             (0..<count).map { index in
                 var cancellation = Cancellation.none
                 if cancelling, Int.random(in: 0..<3, using: &generator) == 0 {
-                    cancellation = Bool.random(using: &generator)
+                    cancellation =
+                        Bool.random(using: &generator)
                         ? .beforeStart : .midFlight(nanoseconds: UInt64.random(in: 0...8_000_000, using: &generator))
                 }
                 return Plan(isUpload: index % 5 == 0, viaCompletion: index.isMultiple(of: 2), cancellation: cancellation)

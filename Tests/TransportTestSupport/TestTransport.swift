@@ -20,8 +20,16 @@ public enum TestTransport: String, CaseIterable, Sendable, CustomStringConvertib
     /// ``CurlTransport``, libcurl directly.
     case curl
 
-    /// Every transport, in a stable order.
-    public static let all: [TestTransport] = allCases
+    /// Every transport, in a stable order; only those named in `NETWORKLAYER_TEST_TRANSPORTS`
+    /// (comma-separated raw values) when it is set. The AddressSanitizer run of Scripts/test
+    /// sets it to `curl`: FoundationNetworking never frees its libcurl handles before exit.
+    public static let all: [TestTransport] = {
+        guard let names = ProcessInfo.processInfo.environment["NETWORKLAYER_TEST_TRANSPORTS"], !names.isEmpty else {
+            return allCases
+        }
+        let chosen = names.split(separator: ",").compactMap { TestTransport(rawValue: String($0)) }
+        return chosen.isEmpty ? allCases : chosen
+    }()
 
     /// A new transport of this kind, with its own connections.
     public func make() -> any HTTPTransport {

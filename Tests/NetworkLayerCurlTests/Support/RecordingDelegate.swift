@@ -23,8 +23,16 @@ final class RecordingDelegate: CurlTransferDelegate, @unchecked Sendable {
     }
 
     var all: [Event] { lock.withLock { events } }
-    var completions: Int { all.filter { if case .complete = $0 { return true }; return false }.count }
-    var bodyBytes: Int { all.reduce(0) { if case .body(let count) = $1 { return $0 + count }; return $0 } }
+    var completions: Int {
+        all.filter {
+            if case .complete = $0 { return true }; return false
+        }.count
+    }
+    var bodyBytes: Int {
+        all.reduce(0) {
+            if case .body(let count) = $1 { return $0 + count }; return $0
+        }
+    }
 
     func transferDidReceive(head: HTTPURLResponse) -> CurlDisposition {
         lock.withLock { events.append(.head(head.statusCode)) }
