@@ -10,8 +10,7 @@ import FoundationNetworking
 /// 10,000 requests through one router on one CurlTransport, 32 in flight, a fifth of them
 /// uploads, a random third cancelled at random moments: each completes exactly once, and the
 /// process gives back every descriptor and byte it took. Runs in a child process (see
-/// ``ChildProcess``); Scripts/test runs it on its own, and with a fifth of the requests under the
-/// sanitizers, which slow everything several times over.
+/// ``ChildProcess``); Scripts/test runs it on its own, and again under each sanitizer.
 @Suite("CurlTransport stress", .needsFixtureServer, .serialized, .timeLimit(.minutes(3)))
 struct CurlTransportStress {
     enum Workload: String, Sendable {
@@ -19,12 +18,13 @@ struct CurlTransportStress {
         case noCancellation
     }
 
-    static let requests = TestTiming.factor > 1 ? 2_000 : 10_000
+    static let requests = 10_000
     static let inFlight = 32
     static let warmUpRequests = 200
     /// A leak of one socket per cancelled request would be thousands.
     static let fileDescriptorAllowance = 40
-    static let residentAllowance = 10 * 1_048_576
+    /// Scaled under the sanitizers, whose shadow memory grows with the allocations they track.
+    static let residentAllowance = Int(10 * 1_048_576 * TestTiming.factor)
     static let childTimeout: TimeInterval = 50 * TestTiming.factor
 
     @Test func tenThousandRequestsWithUploadsAndRandomCancellationsCompleteExactlyOnceAndLeakNothing() async throws {
@@ -135,7 +135,13 @@ struct CurlTransportStress {
             "STRESS: fds after warm-up \(before.fileDescriptors), after run \(after.fileDescriptors); threads \(before.threads) → \(after.threads); "
                 + String(format: "RSS after warm-up %.1f MiB, after run %.1f MiB", before.residentMiB, after.residentMiB))
         #expect(after.fileDescriptors <= before.fileDescriptors + fileDescriptorAllowance, "\(before) → \(after)")
-        #expect(after.residentBytes <= before.residentBytes + residentAllowance, "\(before) → \(after)")
+        if ProcessInfo.processInfo.environment["NETWORKLAYER_SANITIZER"] == "address" {
+            // AddressSanitizer holds freed memory in quarantine (256 MiB by default), so RSS
+            // says nothing here; its leak check at exit replaces this one.
+            print("STRESS: RSS not compared under AddressSanitizer (quarantine); LeakSanitizer checks at exit")
+        } else {
+            #expect(after.residentBytes <= before.residentBytes + residentAllowance, "\(before) → \(after)")
+        }
     }
 
     static func send(_ plans: [Plan], server: URL, body: Data, router: Router<Endpoint>) async throws -> Tally {
