@@ -32,13 +32,26 @@ func runCurlBenchmarks(server: URL) async throws {
         try await curl()
     }
 
+    let transport = CurlTransport()
+    let rawRequest = try RequestBuilder.makeRequest(for: endpoint)
+    let curlAlone: @Sendable () async throws -> Void = {
+        guard try await transport.send(rawRequest).1.statusCode == 200 else { throw URLError(.badServerResponse) }
+    }
+    for _ in 0..<300 { try await curlAlone() }
+
     for (label, width, perBlock) in [("one at a time", 1, 1_000), ("16 in flight", 16, 2_000)] {
         let comparison = try await interleaved(rounds: 4, perBlock: perBlock, width: width, a: raw, b: curl)
         row("raw URLSession, \(label)", "\(Int(comparison.a.median)) req/s, \(format(comparison.aCPU, 1)) µs CPU/request")
         row("Router + CurlTransport, \(label)", "\(Int(comparison.b.median)) req/s, \(format(comparison.bCPU, 1)) µs CPU/request")
         row(
-            "throughput CurlTransport / URLSession, \(label)",
+            "throughput Router + CurlTransport / URLSession, \(label)",
             "\(format(comparison.ratios.median)) (range \(format(comparison.ratios.min))–\(format(comparison.ratios.max)))")
+        // The transport without the router: what the router's own hops cost on loopback.
+        let alone = try await interleaved(rounds: 4, perBlock: perBlock, width: width, a: raw, b: curlAlone)
+        row("CurlTransport.send alone, \(label)", "\(Int(alone.b.median)) req/s, \(format(alone.bCPU, 1)) µs CPU/request")
+        row(
+            "throughput CurlTransport alone / URLSession, \(label)",
+            "\(format(alone.ratios.median)) (range \(format(alone.ratios.min))–\(format(alone.ratios.max)))")
     }
 
     print("\n## The curl command line on the same route (libcurl's ceiling here)")

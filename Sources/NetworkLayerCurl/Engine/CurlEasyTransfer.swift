@@ -138,9 +138,9 @@ final class CurlEasyTransfer: @unchecked Sendable {
         // Exactly the request's headers: an empty "Name:" removes a header libcurl would add
         // on its own (Accept, the form Content-Type of POST mode, Expect: 100-continue).
         var lines = request.headers.map { "\($0.name): \($0.value)" }
-        if !request.hasHeader("Accept") { lines.append("Accept:") }
-        if !request.hasHeader("Expect") { lines.append("Expect:") }
-        if upload != nil, !request.hasHeader("Content-Type") { lines.append("Content-Type:") }
+        if !request.hasHeader("accept") { lines.append("Accept:") }
+        if !request.hasHeader("expect") { lines.append("Expect:") }
+        if upload != nil, !request.hasHeader("content-type") { lines.append("Content-Type:") }
         for line in lines {
             guard let list = curl_slist_append(headerList, line) else {
                 throw CurlFailure.error(.unknown, "libcurl ran out of memory.", url: request.redactedURL)

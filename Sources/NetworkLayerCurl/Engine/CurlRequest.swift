@@ -10,13 +10,14 @@ struct CurlRequest: Sendable {
     /// The URL libcurl is given: the request's, without `user:password@` (no credential is sent
     /// but the request's own headers).
     let url: URL
-    /// The request's URL reduced to `scheme://host:port/path`, for error messages.
-    let redactedURL: URL?
-    /// The parts of the URL that may be secret (query, user, password), kept out of messages.
-    let secrets: [String]
+    /// The URL as the caller gave it, for ``redactedURL`` and ``secrets``, which only a failure
+    /// needs (URLComponents would cost more than the rest of a request on loopback).
+    let originalURL: URL
     let method: String
     /// The request's headers, checked, without `Content-Length` (libcurl frames the body itself).
     let headers: [(name: String, value: String)]
+    /// The headers' names, lowercased.
+    private let headerNames: Set<String>
     let body: UploadBody?
     /// The longest silence, in either direction, before the transfer fails with
     /// `URLError(.timedOut)`; `nil` for none.
@@ -50,20 +51,28 @@ struct CurlRequest: Sendable {
         try request.validateHeaders()
 
         self.url = Self.withoutCredentials(url)
-        self.redactedURL = Self.redacted(url)
-        self.secrets = [url.query, url.user, url.password, url.fragment].compactMap { $0 }.filter { $0.count >= 3 }
+        self.originalURL = url
         self.method = request.httpMethod ?? "GET"
         self.headers = (request.allHTTPHeaderFields ?? [:])
             .filter { $0.key.lowercased() != "content-length" }
             .map { (name: $0.key, value: $0.value) }
+        self.headerNames = Set(headers.map { $0.name.lowercased() })
         self.body = body ?? request.httpBody.map(UploadBody.data)
         let timeout = request.timeoutInterval
         self.idleTimeout = timeout > 0 && timeout.isFinite ? timeout : nil
     }
 
-    /// The value of `name` among the headers, in any letter case.
+    /// Whether the headers include `name` (lowercase), in any letter case.
     func hasHeader(_ name: String) -> Bool {
-        headers.contains { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        headerNames.contains(name)
+    }
+
+    /// The request's URL reduced to `scheme://host:port/path`, for error messages.
+    var redactedURL: URL? { Self.redacted(originalURL) }
+
+    /// The parts of the URL that may be secret (query, user, password), kept out of messages.
+    var secrets: [String] {
+        [originalURL.query, originalURL.user, originalURL.password, originalURL.fragment].compactMap { $0 }.filter { $0.count >= 3 }
     }
 
     private static func withoutCredentials(_ url: URL) -> URL {

@@ -30,25 +30,33 @@ struct CurlResponseHead {
     private(set) var isComplete = false
 
     /// Takes one line of a head, CR LF included, as libcurl's header callback receives it.
-    mutating func consume(_ line: UnsafeRawBufferPointer, url: URL) -> Outcome {
+    ///
+    /// Parsed as bytes: Foundation's string trimming and searching cost more than the rest of
+    /// the transfer put together on this path.
+    mutating func consume(_ bytes: UnsafeRawBufferPointer, url: URL) -> Outcome {
         guard !isComplete else { return .proceed }
-        size += line.count
+        size += bytes.count
         guard size <= Self.maximumSize else {
             return .failed("the response's header section is larger than \(Self.maximumSize / 1024) KiB")
         }
-        let text = Self.decode(line).trimmingCharacters(in: .newlines)
-        if text.hasPrefix("HTTP/") {
+        var line = bytes[...]
+        while let last = line.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") {
+            line = line.dropLast()
+        }
+        if line.starts(with: "HTTP/".utf8) {
             // A new head starts (the final one after interim ones): forget the previous head.
-            let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-            guard parts.count >= 2, let code = Int(parts[1]), (100...999).contains(code) else {
+            let parts = line.split(separator: UInt8(ascii: " "), maxSplits: 2)
+            guard parts.count >= 2, parts[1].count == 3, parts[1].allSatisfy(Self.isDigit),
+                let code = Int(Self.text(parts[1]))
+            else {
                 return .failed("the response's status line is malformed")
             }
-            version = String(parts[0])
+            version = Self.text(parts[0])
             status = code
             fields.removeAll(keepingCapacity: true)
             return .proceed
         }
-        if text.isEmpty {
+        if line.isEmpty {
             guard let status else { return .failed("the response has no status line") }
             if (100..<200).contains(status) {
                 self.status = nil
@@ -57,16 +65,16 @@ struct CurlResponseHead {
             isComplete = true
             return finish(status: status, url: url)
         }
-        if let first = text.unicodeScalars.first, first == " " || first == "\t" {
+        if let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
             // Obsolete line folding (RFC 9112 5.2): the line continues the previous value.
             guard let last = fields.indices.last else { return .failed("the response's first header line is folded") }
-            fields[last].value += " " + text.trimmingCharacters(in: .whitespaces)
+            fields[last].value += " " + Self.text(Self.trimmed(line))
             return .proceed
         }
-        guard let colon = text.firstIndex(of: ":") else { return .failed("a response header line has no colon") }
-        let name = String(text[..<colon])
-        let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        fields.append((name, value))
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
+            return .failed("a response header line has no colon")
+        }
+        fields.append((Self.text(line[..<colon]), Self.text(Self.trimmed(line[(colon + 1)...]))))
         return .proceed
     }
 
@@ -99,17 +107,27 @@ struct CurlResponseHead {
     /// `1e3` is 1) and would deliver a body cut to that length as a success. RFC 9110 8.6 allows
     /// only digits, and repeated fields only with the same value.
     static func contentLengthProblem(_ value: String) -> String? {
-        let parts = value.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-        let valid = parts.allSatisfy { part in
-            !part.isEmpty && part.utf8.count <= 18 && part.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-        }
-        guard valid else {
+        let parts = value.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map { trimmed($0) }
+        guard parts.allSatisfy({ !$0.isEmpty && $0.count <= 18 && $0.allSatisfy(isDigit) }) else {
             return "the response's Content-Length \"\(printable(value))\" is not a decimal number of bytes"
         }
-        guard Set(parts.compactMap { Int64($0) }).count == 1 else {
+        guard Set(parts.compactMap { Int64(text($0)) }).count == 1 else {
             return "the response has several different Content-Length values (\"\(printable(value))\")"
         }
         return nil
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
+    /// `bytes` without leading and trailing spaces and tabs (RFC 9110's OWS).
+    private static func trimmed<Bytes: BidirectionalCollection>(_ bytes: Bytes) -> Bytes.SubSequence where Bytes.Element == UInt8 {
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var slice = bytes[...]
+        while let first = slice.first, isSpace(first) { slice = slice.dropFirst() }
+        while let last = slice.last, isSpace(last) { slice = slice.dropLast() }
+        return slice
     }
 
     /// `value` cut to 40 characters with control characters escaped, for a message.
@@ -119,7 +137,10 @@ struct CurlResponseHead {
     }
 
     /// Header bytes as text: UTF-8 when they are, Latin-1 otherwise (RFC 9110 5.5's obs-text).
-    private static func decode(_ bytes: UnsafeRawBufferPointer) -> String {
+    private static func text<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: bytes, as: UTF8.self)
+        }
         if let text = String(bytes: bytes, encoding: .utf8) {
             return text
         }

@@ -23,7 +23,9 @@ final class CurlCall: CurlTransferDelegate, @unchecked Sendable {
     private let lock = NSRecursiveLock()
     private let sink: Sink
     private let maximumBodySize: Int
-    private let redactedURL: URL?
+    /// The request's URL, reduced to `scheme://host:port/path` only when an error needs it.
+    private let url: URL
+    private var redactedURL: URL? { CurlRequest.redacted(url) }
     private let receiveProgress: TransferProgressHandler?
     private let sendProgress: TransferProgressHandler?
     private var continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>?
@@ -38,12 +40,12 @@ final class CurlCall: CurlTransferDelegate, @unchecked Sendable {
     private var failure: (any Error)?
 
     init(
-        sink: Sink, maximumBodySize: Int, redactedURL: URL?,
+        sink: Sink, maximumBodySize: Int, url: URL,
         sendProgress: TransferProgressHandler? = nil, receiveProgress: TransferProgressHandler? = nil
     ) {
         self.sink = sink
         self.maximumBodySize = maximumBodySize
-        self.redactedURL = redactedURL
+        self.url = url
         self.sendProgress = sendProgress
         self.receiveProgress = receiveProgress
     }

@@ -16,7 +16,7 @@ extension CurlTransport {
     public func upload(_ request: URLRequest, body: UploadBody, progress: @escaping TransferProgressHandler) async throws -> (Data, HTTPURLResponse) {
         let request = try CurlRequest(request, body: body)
         let call = CurlCall(
-            sink: .memory, maximumBodySize: configuration.maximumResponseSize, redactedURL: request.redactedURL,
+            sink: .memory, maximumBodySize: configuration.maximumResponseSize, url: request.originalURL,
             sendProgress: progress)
         return try await run(request, call: call)
     }
@@ -30,7 +30,7 @@ extension CurlTransport {
     public func download(_ request: URLRequest, to file: URL, progress: @escaping TransferProgressHandler) async throws -> (Data, HTTPURLResponse) {
         let request = try CurlRequest(request)
         let call = CurlCall(
-            sink: .file(file), maximumBodySize: configuration.maximumResponseSize, redactedURL: request.redactedURL,
+            sink: .file(file), maximumBodySize: configuration.maximumResponseSize, url: request.originalURL,
             receiveProgress: progress)
         return try await run(request, call: call)
     }

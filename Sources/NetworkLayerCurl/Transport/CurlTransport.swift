@@ -68,7 +68,7 @@ public struct CurlTransport: HTTPTransport {
     ///   the request's framing.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let request = try CurlRequest(request)
-        let call = CurlCall(sink: .memory, maximumBodySize: configuration.maximumResponseSize, redactedURL: request.redactedURL)
+        let call = CurlCall(sink: .memory, maximumBodySize: configuration.maximumResponseSize, url: request.originalURL)
         return try await run(request, call: call)
     }
 
