@@ -44,13 +44,13 @@ func runCurlBenchmarks(server: URL) async throws {
         row("raw URLSession, \(label)", "\(Int(comparison.a.median)) req/s, \(format(comparison.aCPU, 1)) µs CPU/request")
         row("Router + CurlTransport, \(label)", "\(Int(comparison.b.median)) req/s, \(format(comparison.bCPU, 1)) µs CPU/request")
         row(
-            "throughput Router + CurlTransport / URLSession, \(label)",
+            "  ratio Router + CurlTransport / URLSession",
             "\(format(comparison.ratios.median)) (range \(format(comparison.ratios.min))–\(format(comparison.ratios.max)))")
         // The transport without the router: what the router's own hops cost on loopback.
         let alone = try await interleaved(rounds: 4, perBlock: perBlock, width: width, a: raw, b: curlAlone)
-        row("CurlTransport.send alone, \(label)", "\(Int(alone.b.median)) req/s, \(format(alone.bCPU, 1)) µs CPU/request")
+        row("CurlTransport alone (no router), \(label)", "\(Int(alone.b.median)) req/s, \(format(alone.bCPU, 1)) µs CPU/request")
         row(
-            "throughput CurlTransport alone / URLSession, \(label)",
+            "  ratio CurlTransport alone / URLSession",
             "\(format(alone.ratios.median)) (range \(format(alone.ratios.min))–\(format(alone.ratios.max)))")
     }
 
