@@ -62,6 +62,19 @@ struct CurlRoundTripTests {
         #expect(headers["Authorization"] == "Bearer t0k")
     }
 
+    /// FoundationNetworking adds headers of its own (`Accept`, `Accept-Encoding`,
+    /// `Accept-Language`, `Connection`, `User-Agent`); CurlTransport adds none but `Host`.
+    @Test(.needsHTTPBin, arguments: TestTransport.all)
+    func theHeadersATransportAddsToAPlainGET(_ transport: TestTransport) async throws {
+        let (data, _) = try await transport.make().send(httpbinRequest("/headers"))
+        let headers = try #require(try json(data)["headers"] as? [String: String])
+        switch transport {
+        case .curl: #expect(Set(headers.keys) == ["Host"])
+        case .urlSession:
+            #expect(Set(headers.keys) == ["Host", "Accept", "Accept-Encoding", "Accept-Language", "Connection", "User-Agent"])
+        }
+    }
+
     @Test(.needsHTTPBin)
     func credentialsInTheURLAreNotSent() async throws {
         let base = try #require(TestServers.httpbin)

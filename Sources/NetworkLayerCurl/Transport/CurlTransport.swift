@@ -8,7 +8,7 @@ import FoundationNetworking
 ///
 /// One multi handle per transport, driven by one thread of its own, sends every request:
 /// connections are reused, HTTP/2 is used where the server offers it over https, and no Swift
-/// concurrency thread ever waits for the network. Compared with ``URLSessionTransport`` on
+/// concurrency thread ever waits for the network. Compared with `URLSessionTransport` on
 /// Linux it is several times faster on small requests, and it avoids FoundationNetworking's
 /// traps: a 401 with `WWW-Authenticate: Basic` comes back at once with its body, a POST re-sent
 /// on a new connection is sent with its body, timeouts have millisecond precision, a body
