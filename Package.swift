@@ -8,21 +8,37 @@ let package = Package(
     platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8)],
     products: [
         .library(name: "NetworkLayer", targets: ["NetworkLayer"]),
+        .library(name: "NetworkLayerCurl", targets: ["NetworkLayerCurl"]),
         .executable(name: "movie-db", targets: ["movie-db"]),
     ],
     targets: [
         .target(name: "Encoding", path: "Sources/Encoding"),
         .target(name: "NetworkLayer", dependencies: ["Encoding"], path: "Sources/NetworkLayer"),
 
+        // libcurl, for the opt-in NetworkLayerCurl only: the NetworkLayer product and the example
+        // build without its headers.
+        .systemLibrary(
+            name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "NetworkLayerCurl", dependencies: ["NetworkLayer", "CCurl"], path: "Sources/NetworkLayerCurl"),
+
         .target(name: "MovieDB", dependencies: ["NetworkLayer"], path: "Examples/MovieDB/Sources/MovieDB"),
         .executableTarget(name: "movie-db", dependencies: ["MovieDB"], path: "Examples/MovieDB/Sources/movie-db"),
 
-        .executableTarget(name: "Benchmarks", dependencies: ["NetworkLayer"], path: "Benchmarks"),
+        .executableTarget(name: "Benchmarks", dependencies: ["NetworkLayer", "NetworkLayerCurl"], path: "Benchmarks"),
 
         // Server URLs and helpers shared by the test targets; never part of a product.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Runs a wire test over each transport (`@Test(arguments: TestTransport.all)`).
+        .target(
+            name: "TransportTestSupport", dependencies: ["NetworkLayer", "NetworkLayerCurl"],
+            path: "Tests/TransportTestSupport"),
         .testTarget(name: "EncodingTests", dependencies: ["Encoding", "TestSupport"], path: "Tests/EncodingTests"),
         .testTarget(name: "NetworkLayerTests", dependencies: ["NetworkLayer", "TestSupport"], path: "Tests/NetworkLayerTests"),
+        .testTarget(
+            name: "NetworkLayerCurlTests",
+            dependencies: ["NetworkLayerCurl", "NetworkLayer", "TestSupport", "TransportTestSupport"],
+            path: "Tests/NetworkLayerCurlTests"),
         .testTarget(name: "MovieDBTests", dependencies: ["MovieDB", "TestSupport"], path: "Tests/MovieDBTests"),
     ],
     swiftLanguageModes: [.v6]

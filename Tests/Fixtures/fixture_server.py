@@ -37,6 +37,13 @@ Routes (any method unless noted; unknown paths get 404 {"error":"no route"}):
     /bytes/{n}?seed=S           n bytes of sha256(f"{S}:{i}") blocks; Range
     /bytes/{n}/sha256?seed=S    {"sha256": hex} of that stream
     /upload (POST, PUT)         {"size", "sha256", "content_type"} of the body
+    /once-per-connection        like /upload, but only the first request of each
+                                connection is answered: a second one on the same
+                                kept-alive connection is read, then the connection
+                                is closed without a word (a client must re-send it)
+    /content-length?value=V&body=B   200 with "Content-Length: V" verbatim and body B
+    /early-hints                103 Early Hints, then 200 {"ok":true}
+    /repeated-headers           200 with X-Repeated twice and two Set-Cookie fields
 
 Python 3.11 standard library only; binds to 127.0.0.1 and nothing else.
 """
@@ -48,6 +55,7 @@ import email.utils
 import hashlib
 import socket
 import time
+import weakref
 
 # http_fixture.py sits next to this file. Python puts a script's own directory
 # first on sys.path, so this import works whatever the working directory is.
@@ -413,6 +421,52 @@ async def r_upload(req):
                                "content_type": req.headers.get("content-type")})
 
 
+# Connections (their writers) that have had their one answer from /once-per-connection.
+ANSWERED_CONNECTIONS: "weakref.WeakSet" = weakref.WeakSet()
+
+
+async def r_once_per_connection(req):
+    if req.writer in ANSWERED_CONNECTIONS:
+        # Read the request whole first, so the close is a clean FIN rather than a reset: the
+        # client sees a reused connection end before any answer, as when a server's keep-alive
+        # timer fires just as the request arrives.
+        await req.discard_body()
+        return CLOSE
+    ANSWERED_CONNECTIONS.add(req.writer)
+    hasher = hashlib.sha256()
+    size = 0
+    async for chunk in req.body_chunks():
+        hasher.update(chunk)
+        size += len(chunk)
+    return json_response(200, {"size": size, "sha256": hasher.hexdigest(), "method": req.method})
+
+
+async def r_content_length(req):
+    await req.discard_body()
+    body = req.query.get("body", "hello").encode()
+    req.writer.write(render_head(200, (
+        ("Content-Type", "application/octet-stream"),
+        ("Content-Length", req.query.get("value", str(len(body)))),
+    ), keep_alive=False) + body)
+    await req.writer.drain()
+    return CLOSE
+
+
+async def r_early_hints(req):
+    await req.discard_body()
+    req.writer.write(b"HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n")
+    return FAST
+
+
+REPEATED_HEADERS = Response(200, (("Content-Type", "application/json"), ("X-Repeated", "first"),
+                                  ("X-Repeated", "second"), ("Set-Cookie", "a=1"),
+                                  ("Set-Cookie", "b=2")), b"{}")
+
+
+async def r_repeated_headers(req):
+    return REPEATED_HEADERS
+
+
 async def r_not_found(req):
     return NOT_FOUND
 
@@ -441,6 +495,10 @@ EXACT_ROUTES = {
     "/bad-content-length": r_bad_content_length,
     "/invalid-status-line": r_invalid_status_line,
     "/huge-header": r_huge_header,
+    "/once-per-connection": r_once_per_connection,
+    "/content-length": r_content_length,
+    "/early-hints": r_early_hints,
+    "/repeated-headers": r_repeated_headers,
 }
 
 PREFIX_ROUTES = (

@@ -14,7 +14,8 @@ and Python puts a script's own directory first on sys.path, so a plain
 API
     main(dispatch, *, description, server_name,
          error_content_type="application/json", bug_message="fixture server bug")
-        Parse --port/--port-file/--verbose, listen on 127.0.0.1, write the
+        Parse --port/--port-file/--verbose (and --tls-cert/--tls-key to serve
+        https), listen on 127.0.0.1, write the
         port file, print "listening 127.0.0.1:PORT", serve until SIGTERM or
         SIGINT, then remove the port file and return (exit status 0).
         dispatch(req) returns an awaitable of a Response, or of CLOSE.
@@ -412,7 +413,8 @@ def quiet_exception_handler(loop, context):
     loop.default_exception_handler(context)
 
 
-async def serve(port: int, port_file: str | None, handle_connection, connections: set) -> None:
+async def serve(port: int, port_file: str | None, handle_connection, connections: set,
+                tls=None) -> None:
     loop = asyncio.get_running_loop()
     loop.set_exception_handler(quiet_exception_handler)
     stop = asyncio.Event()
@@ -422,7 +424,7 @@ async def serve(port: int, port_file: str | None, handle_connection, connections
     # A large backlog: tests open hundreds of connections at once.
     try:
         server = await asyncio.start_server(handle_connection, HOST, port,
-                                            limit=HEADER_LIMIT, backlog=1024)
+                                            limit=HEADER_LIMIT, backlog=1024, ssl=tls)
     except OSError as error:
         # Usually "address already in use": one line for the test script's
         # log is more useful than a traceback.
@@ -466,6 +468,8 @@ def main(dispatch, *, description: str, server_name: str,
     parser.add_argument("--port", type=int, required=True, help="0 picks a free port")
     parser.add_argument("--port-file", help="write the listening port here")
     parser.add_argument("--verbose", action="store_true", help="log every request to stderr")
+    parser.add_argument("--tls-cert", help="serve https with this PEM certificate chain")
+    parser.add_argument("--tls-key", help="the private key of --tls-cert")
     args = parser.parse_args()
     # asyncio warns "socket.send() raised exception" when writing to peers
     # that left; with clients that disconnect on purpose that is only noise.
@@ -478,4 +482,11 @@ def main(dispatch, *, description: str, server_name: str,
     connections: set[asyncio.Task] = set()
     handler = _connection_handler(dispatch, connections, error_response, bug_message,
                                   args.verbose)
-    asyncio.run(serve(args.port, args.port_file, handler, connections))
+    tls = None
+    if args.tls_cert:
+        # https for the TLS tests: the same routes behind a certificate that the test
+        # command generates (verification, custom CA and pinning are tested against it).
+        import ssl
+        tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        tls.load_cert_chain(args.tls_cert, args.tls_key)
+    asyncio.run(serve(args.port, args.port_file, handler, connections, tls))

@@ -8,15 +8,15 @@ import FoundationNetworking
 /// On Linux, FoundationNetworking silently drops a value with CR or LF and sends a *name* with
 /// CR LF verbatim, so `"X-Name\r\nX-Evil: 1"` would inject a header. We reject both before
 /// anything is sent.
-enum HeaderValidation {
+package enum HeaderValidation {
     /// RFC 9110 §5.1: a field name is a `token`.
-    static func isValidName(_ name: String) -> Bool {
+    package static func isValidName(_ name: String) -> Bool {
         guard !name.isEmpty else { return false }
         return name.utf8.allSatisfy(isTokenCharacter)
     }
 
     /// RFC 9110 §5.5: visible characters, spaces and tabs; bytes of UTF-8 (obs-text) are passed on.
-    static func isValidValue(_ value: String) -> Bool {
+    package static func isValidValue(_ value: String) -> Bool {
         value.utf8.allSatisfy { byte in
             byte == 0x09 || (byte >= 0x20 && byte != 0x7F)
         }
@@ -33,7 +33,7 @@ enum HeaderValidation {
     }
 
     /// `name` with control characters made visible, for an error message.
-    static func printable(_ name: String) -> String {
+    package static func printable(_ name: String) -> String {
         name.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F ? String($0) : $0.escaped(asASCII: true) }
             .joined()
     }
@@ -41,7 +41,7 @@ enum HeaderValidation {
 
 extension URLRequest {
     /// Checks every header name and value already on the request.
-    func validateHeaders() throws(RequestBuildingError) {
+    package func validateHeaders() throws(RequestBuildingError) {
         for (name, value) in allHTTPHeaderFields ?? [:] {
             guard HeaderValidation.isValidName(name) else { throw .invalidHeaderName(HeaderValidation.printable(name)) }
             guard HeaderValidation.isValidValue(value) else { throw .invalidHeaderValue(name: name) }

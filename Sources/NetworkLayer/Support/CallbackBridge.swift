@@ -6,7 +6,7 @@ import Foundation
 /// `start` begins the operation, hands it the callback, and returns what cancels it. The
 /// operation must call back exactly once, after a cancellation too (with its cancellation
 /// error): the bridge never resumes on its own, so nothing is resumed twice or lost.
-func awaitCallback<Value: Sendable>(
+package func awaitCallback<Value: Sendable>(
     _ start: (_ callback: @escaping @Sendable (Value) -> Void) -> @Sendable () -> Void
 ) async -> Value {
     let stop = StopSlot()

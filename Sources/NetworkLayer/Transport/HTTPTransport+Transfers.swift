@@ -67,10 +67,10 @@ enum InMemoryTransfer {
     }
 }
 
-/// Opening a download's file for writing.
-enum DownloadFile {
+/// Opening a download's file for writing; shared with NetworkLayerCurl's transport.
+package enum DownloadFile {
     /// Opens `url` for writing at its end (appending) or from empty, creating it if needed.
-    static func open(_ url: URL, appending: Bool) throws -> (handle: FileHandle, offset: Int64) {
+    package static func open(_ url: URL, appending: Bool) throws -> (handle: FileHandle, offset: Int64) {
         let manager = FileManager.default
         if !appending || !manager.fileExists(atPath: url.path) {
             guard manager.createFile(atPath: url.path, contents: nil) else {
@@ -80,5 +80,29 @@ enum DownloadFile {
         let handle = try FileHandle(forWritingTo: url)
         let offset = Int64(try handle.seekToEnd())
         return (handle, offset)
+    }
+
+    /// Opens `url` for the 2xx body of `response`: appended when it is a 206 whose
+    /// `Content-Range` continues the file, from empty otherwise. Also returns the bytes already
+    /// in the file and the expected size of the whole file (`nil` when unknown).
+    ///
+    /// - Throws: ``DownloadError/unexpectedRange(start:expected:)`` for a 206 that does not start
+    ///   where the file ends; ``DownloadError/cannotWrite(_:)`` when the file cannot be opened.
+    package static func open(_ url: URL, for response: HTTPURLResponse) throws -> (handle: FileHandle, offset: Int64, total: Int64?) {
+        let opened = try open(url, appending: response.statusCode == 206)
+        if response.statusCode == 206 {
+            // Append only what continues the file: "Content-Range: bytes START-END/TOTAL".
+            let start = (response.value(forHTTPHeaderField: "Content-Range"))
+                .flatMap { $0.split(whereSeparator: { $0 == " " || $0 == "-" }).dropFirst().first }
+                .flatMap { Int64($0) }
+            guard start == opened.offset else {
+                try? opened.handle.close()
+                throw DownloadError.unexpectedRange(start: start, expected: opened.offset)
+            }
+        }
+        // The server controls Content-Length: an overflowing total is reported as unknown.
+        let total = opened.offset.addingReportingOverflow(response.expectedContentLength)
+        let expected = response.expectedContentLength >= 0 && !total.overflow ? total.partialValue : nil
+        return (opened.handle, opened.offset, expected)
     }
 }

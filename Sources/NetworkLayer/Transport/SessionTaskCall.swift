@@ -73,25 +73,12 @@ final class SessionTaskCall: @unchecked Sendable {
         self.response = http
         guard case .file(let url) = target, (200..<300).contains(http.statusCode) else { return }
         do {
-            let opened = try DownloadFile.open(url, appending: http.statusCode == 206)
-            if http.statusCode == 206 {
-                // Append only what continues the file: "Content-Range: bytes START-END/TOTAL".
-                let start = (http.value(forHTTPHeaderField: "Content-Range"))
-                    .flatMap { $0.split(whereSeparator: { $0 == " " || $0 == "-" }).dropFirst().first }
-                    .flatMap { Int64($0) }
-                guard start == opened.offset else {
-                    try? opened.handle.close()
-                    fileFailure = DownloadError.unexpectedRange(start: start, expected: opened.offset)
-                    return
-                }
-            }
+            let opened = try DownloadFile.open(url, for: http)
             file = opened.handle
             didOpenFile = true
             received = opened.offset
             fileStart = opened.offset
-            // The server controls Content-Length: an overflowing total is reported as unknown.
-            let total = opened.offset.addingReportingOverflow(http.expectedContentLength)
-            expected = http.expectedContentLength >= 0 && !total.overflow ? total.partialValue : nil
+            expected = opened.total
         } catch {
             fileFailure = error
         }

@@ -1,0 +1,85 @@
+import Foundation
+import NetworkLayer
+import NetworkLayerCurl
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Router + CurlTransport against raw `URLSession.data(from:)` on the fixture server's fast
+/// route, in interleaved blocks (A B B A, repeated) so that the machine's drift affects both
+/// alike; then the `curl` command line on the same route, as the ceiling of libcurl here.
+func runCurlBenchmarks(server: URL) async throws {
+    print("\n## Router + CurlTransport vs raw URLSession, GET \(server.absoluteString)/fast?page=1 on loopback")
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.httpMaximumConnectionsPerHost = 16
+    let session = URLSession(configuration: configuration)
+    let router = Router<BenchEndpoint>(transport: CurlTransport())
+    let endpoint = BenchEndpoint(baseURL: server)
+    guard let url = try RequestBuilder.makeRequest(for: endpoint).url else { return }
+
+    let raw: @Sendable () async throws -> Void = {
+        let (_, response) = try await session.data(from: url)
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw URLError(.badServerResponse) }
+    }
+    let curl: @Sendable () async throws -> Void = {
+        guard try await router.request(endpoint).statusCode == 200 else { throw URLError(.badServerResponse) }
+    }
+    for _ in 0..<300 {
+        try await raw()
+        try await curl()
+    }
+
+    let transport = CurlTransport()
+    let rawRequest = try RequestBuilder.makeRequest(for: endpoint)
+    let curlAlone: @Sendable () async throws -> Void = {
+        guard try await transport.send(rawRequest).1.statusCode == 200 else { throw URLError(.badServerResponse) }
+    }
+    for _ in 0..<300 { try await curlAlone() }
+
+    for (label, width, perBlock) in [("one at a time", 1, 1_000), ("16 in flight", 16, 2_000)] {
+        let comparison = try await interleaved(rounds: 4, perBlock: perBlock, width: width, a: raw, b: curl)
+        row("raw URLSession, \(label)", "\(Int(comparison.a.median)) req/s, \(format(comparison.aCPUMicroseconds, 1)) µs CPU/request")
+        row(
+            "Router + CurlTransport, \(label)",
+            "\(Int(comparison.b.median)) req/s, \(format(comparison.bCPUMicroseconds, 1)) µs CPU/request")
+        row("  ratio Router + CurlTransport / URLSession (median, range)", "\(comparison.ratio)")
+        // The transport without the router: what the router's own hops cost on loopback.
+        let alone = try await interleaved(rounds: 4, perBlock: perBlock, width: width, a: raw, b: curlAlone)
+        row("CurlTransport alone (no router), \(label)", "\(Int(alone.b.median)) req/s, \(format(alone.bCPUMicroseconds, 1)) µs CPU/request")
+        row("  ratio CurlTransport alone / URLSession (median, range)", "\(alone.ratio)")
+    }
+
+    print("\n## The curl command line on the same route (libcurl's ceiling here)")
+    for (label, arguments) in [
+        ("curl, one at a time", ["-s", "-o", "/dev/null", url.absoluteString + "&n=[1-5000]"]),
+        ("curl --parallel --parallel-max 16", ["-s", "-Z", "--parallel-max", "16", "-o", "/dev/null", url.absoluteString + "&n=[1-5000]"]),
+    ] {
+        guard let rates = curlCommandRates(arguments, requests: 5_000, runs: 3) else {
+            row(label, "(curl not found)")
+            continue
+        }
+        row(label, "\(Int(rates.median)) req/s (range \(Int(rates.min))–\(Int(rates.max)))")
+    }
+}
+
+/// Requests per second of the `curl` command line with `arguments`, over `runs` runs.
+func curlCommandRates(_ arguments: [String], requests: Int, runs: Int) -> Spread? {
+    guard let curl = ["/usr/bin/curl", "/usr/local/bin/curl"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        return nil
+    }
+    var rates: [Double] = []
+    for _ in 0..<runs {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: curl)
+        process.arguments = arguments
+        let start = DispatchTime.now().uptimeNanoseconds
+        guard (try? process.run()) != nil else { return nil }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        rates.append(Double(requests) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))
+    }
+    return Spread(values: rates)
+}

@@ -1,0 +1,76 @@
+// The part of libcurl's C API that Swift cannot call directly.
+//
+// curl_easy_setopt, curl_easy_getinfo and curl_multi_setopt are variadic C functions, which
+// Swift does not import. Each wrapper below fixes the type of the variadic argument to the one
+// that the options it is used with expect (see each option's man page), so the compiler checks
+// what we pass. Some constants are macros whose expansion Swift cannot import either.
+#ifndef NETWORKLAYER_CCURL_H
+#define NETWORKLAYER_CCURL_H
+
+#include <curl/curl.h>
+
+/// An option whose argument is a `long` (flags, counts, milliseconds).
+static inline CURLcode nlcurl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+/// An option whose argument is a `curl_off_t` (the *_LARGE sizes).
+static inline CURLcode nlcurl_easy_setopt_offset(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+/// An option whose argument is a C string; libcurl copies it.
+static inline CURLcode nlcurl_easy_setopt_string(CURL *handle, CURLoption option, const char *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+/// An option whose argument is an object pointer (callback data, error buffer, header list).
+static inline CURLcode nlcurl_easy_setopt_pointer(CURL *handle, CURLoption option, void *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+/// An option whose argument is a `struct curl_blob` (CURLOPT_CAINFO_BLOB); libcurl copies it.
+static inline CURLcode nlcurl_easy_setopt_blob(CURL *handle, CURLoption option, struct curl_blob *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+/// CURLOPT_WRITEFUNCTION and CURLOPT_HEADERFUNCTION.
+static inline CURLcode nlcurl_easy_setopt_write_function(CURL *handle, CURLoption option, curl_write_callback value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+/// CURLOPT_READFUNCTION.
+static inline CURLcode nlcurl_easy_setopt_read_function(CURL *handle, CURLoption option, curl_read_callback value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+/// CURLOPT_SEEKFUNCTION.
+static inline CURLcode nlcurl_easy_setopt_seek_function(CURL *handle, CURLoption option, curl_seek_callback value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+/// An information whose result is a `long` (response code, HTTP version).
+static inline CURLcode nlcurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+/// A multi option whose argument is a `long`.
+static inline CURLMcode nlcurl_multi_setopt_long(CURLM *handle, CURLMoption option, long value) {
+    return curl_multi_setopt(handle, option, value);
+}
+
+/// What a write callback returns to pause receiving (CURL_WRITEFUNC_PAUSE).
+static const size_t nlcurl_writefunc_pause = CURL_WRITEFUNC_PAUSE;
+/// What a read callback returns to fail the transfer (CURL_READFUNC_ABORT).
+static const size_t nlcurl_readfunc_abort = CURL_READFUNC_ABORT;
+/// curl_easy_pause's bit mask to resume both directions (CURLPAUSE_CONT).
+static const int nlcurl_pause_continue = CURLPAUSE_CONT;
+/// Seek callback results.
+static const int nlcurl_seekfunc_ok = CURL_SEEKFUNC_OK;
+static const int nlcurl_seekfunc_cantseek = CURL_SEEKFUNC_CANTSEEK;
+/// The size of the buffer CURLOPT_ERRORBUFFER writes to.
+static const int nlcurl_error_size = CURL_ERROR_SIZE;
+/// curl_global_init's flags for a normal program (CURL_GLOBAL_DEFAULT).
+static const long nlcurl_global_default = CURL_GLOBAL_DEFAULT;
+
+#endif

@@ -1,0 +1,294 @@
+import CCurl
+import Dispatch
+import Foundation
+import NetworkLayer
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One transfer: its libcurl easy handle and everything libcurl points at while it runs.
+///
+/// This object is the `userdata` of every callback of its handle, so it must outlive the handle's
+/// time in the multi handle: the engine keeps it in its table until `curl_multi_remove_handle`
+/// and ``cleanUp()`` are done, and only then tells the delegate and lets it go.
+///
+/// `@unchecked Sendable`: it is built on the caller's thread and then handed, through the
+/// engine's lock-guarded queue, to the engine's thread, which alone uses it from then on.
+final class CurlEasyTransfer: @unchecked Sendable {
+    let id: UInt64
+    let request: CurlRequest
+    let delegate: any CurlTransferDelegate
+    private(set) var easy: UnsafeMutableRawPointer?
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+    private let upload: CurlUploadSource?
+
+    // The engine thread's state of the transfer.
+    private var head = CurlResponseHead()
+    private(set) var didDeliverHead = false
+    /// Why the transfer was stopped from one of its callbacks, reported instead of libcurl's code.
+    private(set) var abortReason: URLError?
+    /// When a byte last moved, in `DispatchTime` nanoseconds, for the idle timeout.
+    private(set) var lastActivity: UInt64
+    let idleTimeout: UInt64?
+    /// Whether body delivery is paused (back-pressure); the idle timeout does not run meanwhile.
+    var isReceivePaused = false
+    private var reportedSent: Int64 = -1
+
+    /// Creates the easy handle and sets every option.
+    ///
+    /// - Throws: `URLError` when the body's file cannot be opened or libcurl refuses an option.
+    init(id: UInt64, request: CurlRequest, settings: CurlEngine.Settings, delegate: any CurlTransferDelegate) throws {
+        self.id = id
+        self.request = request
+        self.delegate = delegate
+        self.upload = try request.body.map(CurlUploadSource.init)
+        self.errorBuffer = .allocate(capacity: Int(nlcurl_error_size))
+        errorBuffer.initialize(repeating: 0, count: Int(nlcurl_error_size))
+        self.lastActivity = DispatchTime.now().uptimeNanoseconds
+        self.idleTimeout = request.idleTimeout.map { UInt64(min($0, 1_000_000) * 1_000_000_000) }
+        guard let easy = curl_easy_init() else {
+            throw CurlFailure.error(.unknown, "libcurl could not create a transfer.", url: request.redactedURL)
+        }
+        self.easy = easy
+        try configure(easy, settings: settings)
+    }
+
+    deinit {
+        cleanUp()
+        errorBuffer.deallocate()
+    }
+
+    /// Frees the easy handle and the header list; the engine calls it right after removing the
+    /// handle from the multi handle, before telling the delegate.
+    func cleanUp() {
+        if let easy {
+            curl_easy_cleanup(easy)
+            self.easy = nil
+        }
+        if let headerList {
+            curl_slist_free_all(headerList)
+            self.headerList = nil
+        }
+    }
+
+    // MARK: Options
+
+    private func configure(_ easy: UnsafeMutableRawPointer, settings: CurlEngine.Settings) throws {
+        var failed: CURLcode?
+        func check(_ code: CURLcode) {
+            if code != CURLE_OK, failed == nil { failed = code }
+        }
+        func set(_ option: CURLoption, _ value: Int) { check(nlcurl_easy_setopt_long(easy, option, value)) }
+        func set(_ option: CURLoption, _ value: String) { check(nlcurl_easy_setopt_string(easy, option, value)) }
+
+        let userdata = Unmanaged.passUnretained(self).toOpaque()
+        // Signals are no way to time out a thread among others (CURLOPT_NOSIGNAL's man page).
+        set(CURLOPT_NOSIGNAL, 1)
+        set(CURLOPT_URL, request.url.absoluteString)
+        set(CURLOPT_PROTOCOLS_STR, "http,https")
+        // The router follows redirects, with one rule for credentials across origins.
+        set(CURLOPT_FOLLOWLOCATION, 0)
+        // Send the path as built (PathSegment already escaped it); libcurl would squash "/../".
+        set(CURLOPT_PATH_AS_IS, 1)
+        set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
+        check(nlcurl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer))
+
+        check(nlcurl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, userdata))
+        check(
+            nlcurl_easy_setopt_write_function(easy, CURLOPT_HEADERFUNCTION) { buffer, size, count, userdata in
+                guard let buffer, let userdata else { return 0 }
+                let length = size == 1 ? count : size.multipliedReportingOverflow(by: count).partialValue
+                return CurlEasyTransfer.from(userdata).receiveHeaderLine(UnsafeRawBufferPointer(start: buffer, count: length))
+            })
+        check(nlcurl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, userdata))
+        check(
+            nlcurl_easy_setopt_write_function(easy, CURLOPT_WRITEFUNCTION) { buffer, size, count, userdata in
+                guard let buffer, let userdata else { return 0 }
+                let length = size == 1 ? count : size.multipliedReportingOverflow(by: count).partialValue
+                return CurlEasyTransfer.from(userdata).receiveBody(UnsafeRawBufferPointer(start: buffer, count: length))
+            })
+
+        let method = request.method
+        if let upload {
+            // POST mode with a read callback for every body: libcurl sends Content-Length from
+            // POSTFIELDSIZE, reads the body as it goes, and rewinds it through the seek callback.
+            set(CURLOPT_POST, 1)
+            check(nlcurl_easy_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(upload.size)))
+            check(nlcurl_easy_setopt_pointer(easy, CURLOPT_READDATA, userdata))
+            check(
+                nlcurl_easy_setopt_read_function(easy, CURLOPT_READFUNCTION) { buffer, size, count, userdata in
+                    guard let buffer, let userdata else { return nlcurl_readfunc_abort }
+                    let length = size == 1 ? count : size.multipliedReportingOverflow(by: count).partialValue
+                    return CurlEasyTransfer.from(userdata).sendBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: length))
+                })
+            check(nlcurl_easy_setopt_pointer(easy, CURLOPT_SEEKDATA, userdata))
+            check(
+                nlcurl_easy_setopt_seek_function(easy, CURLOPT_SEEKFUNCTION) { userdata, offset, origin in
+                    guard let userdata, origin == SEEK_SET else { return nlcurl_seekfunc_cantseek }
+                    return CurlEasyTransfer.from(userdata).rewindBody(to: Int64(offset))
+                })
+            if method != "POST" { set(CURLOPT_CUSTOMREQUEST, method) }
+        } else if method == "HEAD" {
+            set(CURLOPT_NOBODY, 1)
+        } else if method != "GET" {
+            set(CURLOPT_CUSTOMREQUEST, method)
+        }
+
+        // Exactly the request's headers: an empty "Name:" removes a header libcurl would add
+        // on its own (Accept, the form Content-Type of POST mode, Expect: 100-continue).
+        var lines = request.headers.map { "\($0.name): \($0.value)" }
+        if !request.hasHeader("accept") { lines.append("Accept:") }
+        if !request.hasHeader("expect") { lines.append("Expect:") }
+        if upload != nil, !request.hasHeader("content-type") { lines.append("Content-Type:") }
+        for line in lines {
+            guard let list = curl_slist_append(headerList, line) else {
+                throw CurlFailure.error(.unknown, "libcurl ran out of memory.", url: request.redactedURL)
+            }
+            headerList = list
+        }
+        check(nlcurl_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, headerList))
+
+        if let idle = request.idleTimeout {
+            // The idle timeout itself is the engine's; this bounds the connection's set-up by it.
+            set(CURLOPT_CONNECTTIMEOUT_MS, Int(min(idle, 1_000_000) * 1000))
+        }
+        if let total = settings.totalTimeoutMilliseconds { set(CURLOPT_TIMEOUT_MS, total) }
+        if let file = settings.certificateAuthorityFile { set(CURLOPT_CAINFO, file) }
+        if let pem = settings.certificateAuthorityPEM {
+            // libcurl copies the blob (CURL_BLOB_COPY), so the bytes need only last this call.
+            pem.withUnsafeBytes { bytes in
+                var blob = curl_blob(data: UnsafeMutableRawPointer(mutating: bytes.baseAddress), len: bytes.count, flags: UInt32(CURL_BLOB_COPY))
+                check(nlcurl_easy_setopt_blob(easy, CURLOPT_CAINFO_BLOB, &blob))
+            }
+        }
+        if let pins = settings.pinnedPublicKeys { set(CURLOPT_PINNEDPUBLICKEY, pins) }
+
+        if let failed {
+            let name = String(cString: curl_easy_strerror(failed))
+            throw CurlFailure.error(.unknown, "libcurl refused an option: \(name).", url: request.redactedURL, curlCode: Int(failed.rawValue))
+        }
+    }
+
+    private static func from(_ userdata: UnsafeMutableRawPointer) -> CurlEasyTransfer {
+        Unmanaged<CurlEasyTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    }
+
+    // MARK: Callbacks, on the engine's thread
+
+    private func touch() {
+        lastActivity = DispatchTime.now().uptimeNanoseconds
+    }
+
+    /// Stops the transfer from a callback with `reason`.
+    private func abort(_ code: URLError.Code, _ message: String) {
+        if abortReason == nil {
+            abortReason = CurlFailure.error(code, message, url: request.redactedURL)
+        }
+    }
+
+    private func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
+        touch()
+        guard abortReason == nil else { return 0 }
+        switch head.consume(line, url: request.url) {
+        case .proceed:
+            return line.count
+        case .failed(let message):
+            abort(.badServerResponse, "The server's response is malformed: \(message).")
+            return 0
+        case .complete(let response):
+            didDeliverHead = true
+            switch delegate.transferDidReceive(head: response) {
+            case .proceed:
+                return line.count
+            case .pause:
+                // Pausing is for body chunks; a head is always taken.
+                return line.count
+            case .abort:
+                abort(.cancelled, "The transfer was stopped by its receiver.")
+                return 0
+            }
+        }
+    }
+
+    private func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Int {
+        touch()
+        guard abortReason == nil else { return 0 }
+        guard didDeliverHead else {
+            abort(.badServerResponse, "The server sent a body without a response head.")
+            return 0
+        }
+        switch delegate.transferDidReceive(body: chunk) {
+        case .proceed:
+            return chunk.count
+        case .pause:
+            isReceivePaused = true
+            return nlcurl_writefunc_pause
+        case .abort:
+            abort(.cancelled, "The transfer was stopped by its receiver.")
+            return 0
+        }
+    }
+
+    private func sendBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        touch()
+        guard let upload, abortReason == nil else { return nlcurl_readfunc_abort }
+        switch upload.read(into: buffer) {
+        case .bytes(let count):
+            if upload.offset > reportedSent {
+                reportedSent = upload.offset
+                delegate.transferDidSend(upload.offset, of: upload.size)
+            }
+            return count
+        case .failed(let message):
+            abort(.cannotOpenFile, "The request body could not be sent: \(message).")
+            return nlcurl_readfunc_abort
+        }
+    }
+
+    private func rewindBody(to offset: Int64) -> Int32 {
+        touch()
+        guard let upload, upload.seek(to: offset) else { return nlcurl_seekfunc_cantseek }
+        return nlcurl_seekfunc_ok
+    }
+
+    // MARK: Completion
+
+    /// The transfer's outcome for libcurl's result `code`: `nil` for a complete response.
+    func completionError(for code: CURLcode) -> URLError? {
+        if let abortReason { return abortReason }
+        if code == CURLE_OK {
+            return didDeliverHead
+                ? nil : CurlFailure.error(.badServerResponse, "The server's response has no head.", url: request.redactedURL)
+        }
+        return CurlFailure.error(
+            for: code, detail: String(cString: errorBuffer), url: request.redactedURL, secrets: request.secrets)
+    }
+
+    /// Whether the transfer has been silent for longer than its idle timeout at `now`.
+    func isIdle(at now: UInt64) -> Bool {
+        guard let idleTimeout, !isReceivePaused else { return false }
+        return now > lastActivity && now - lastActivity >= idleTimeout
+    }
+
+    /// When the idle timeout would fire, in `DispatchTime` nanoseconds.
+    var idleDeadline: UInt64? {
+        guard let idleTimeout, !isReceivePaused else { return nil }
+        return lastActivity.addingReportingOverflow(idleTimeout).partialValue
+    }
+
+    /// Resumes body delivery after a pause.
+    func resumeReceiving() {
+        guard isReceivePaused, let easy else { return }
+        isReceivePaused = false
+        touch()
+        curl_easy_pause(easy, nlcurl_pause_continue)
+    }
+
+    /// Pauses body delivery.
+    func pauseReceiving() {
+        guard !isReceivePaused, let easy else { return }
+        isReceivePaused = true
+        curl_easy_pause(easy, Int32(CURLPAUSE_RECV))
+    }
+}

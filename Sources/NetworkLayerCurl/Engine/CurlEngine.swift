@@ -1,0 +1,236 @@
+import CCurl
+import Dispatch
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One libcurl multi handle and the one thread that drives it.
+///
+/// Every transfer of a ``CurlTransport`` runs here: libcurl's callbacks, connection reuse and
+/// HTTP/2 multiplexing all happen on this thread, which sleeps in `curl_multi_poll` while no
+/// socket is ready. Other threads never touch the multi handle or an easy handle once started:
+/// they put a ``Command`` in a lock-guarded queue and wake the thread with `curl_multi_wakeup`,
+/// so nothing here blocks a Swift concurrency thread beyond taking that lock.
+///
+/// The thread ends, every transfer still running completes with `URLError(.cancelled)` and
+/// every handle is freed after ``shutDown()``, which the transport's owner calls when the last
+/// copy of the transport goes away.
+///
+/// `@unchecked Sendable`: the fields under "Shared" are used only with `lock` held; those under
+/// "Engine thread" only on the engine's thread; the rest are constants.
+final class CurlEngine: @unchecked Sendable {
+    /// What every transfer of this engine is given, from ``CurlTransport/Configuration``.
+    struct Settings: Sendable {
+        var totalTimeoutMilliseconds: Int?
+        var certificateAuthorityFile: String?
+        var certificateAuthorityPEM: Data?
+        var pinnedPublicKeys: String?
+        var maximumConnectionsPerHost: Int?
+    }
+
+    /// What other threads ask of the engine's thread.
+    enum Command {
+        case start(CurlEasyTransfer)
+        case cancel(UInt64)
+        case pause(UInt64)
+        case resume(UInt64)
+    }
+
+    let settings: Settings
+    private let multi: UnsafeMutableRawPointer
+
+    // Shared: guarded by `lock`.
+    private let lock = NSLock()
+    private var commands: [Command] = []
+    private var nextID: UInt64 = 0
+    private var isShuttingDown = false
+    /// Set by the engine's thread just before it frees the multi handle, after which no one may
+    /// wake it.
+    private var isClosed = false
+    /// The number of transfers in the multi handle, for diagnostics and tests.
+    private var runningCount = 0
+
+    // Engine thread.
+    private var transfers: [UInt64: CurlEasyTransfer] = [:]
+    private var transferByHandle: [UnsafeMutableRawPointer: CurlEasyTransfer] = [:]
+
+    /// libcurl's global set-up, once per process, before the first handle (curl_global_init is
+    /// not safe to race with other libcurl calls).
+    private static let globalInit: CURLcode = curl_global_init(nlcurl_global_default)
+
+    /// Creates the multi handle and starts the engine's thread.
+    ///
+    /// - Throws: `URLError(.unknown)` if libcurl cannot be initialised.
+    init(settings: Settings) throws {
+        guard Self.globalInit == CURLE_OK, let multi = curl_multi_init() else {
+            throw URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "libcurl could not be initialised."])
+        }
+        self.multi = multi
+        self.settings = settings
+        if let perHost = settings.maximumConnectionsPerHost {
+            _ = nlcurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, perHost)
+        }
+        // The thread keeps the engine alive until it has freed everything.
+        let thread = Thread { [self] in run() }
+        thread.name = "NetworkLayerCurl"
+        thread.start()
+    }
+
+    deinit {
+        // Reached only after the thread has ended and released the engine.
+        curl_multi_cleanup(multi)
+    }
+
+    // MARK: From any thread
+
+    /// Prepares a transfer of `request` whose events go to `delegate`; nothing is sent until
+    /// ``start(_:)``.
+    ///
+    /// - Throws: `URLError` when the body's file cannot be opened or libcurl refuses an option.
+    func prepare(_ request: CurlRequest, delegate: any CurlTransferDelegate) throws -> CurlEasyTransfer {
+        let id = lock.withLock {
+            nextID &+= 1
+            return nextID
+        }
+        return try CurlEasyTransfer(id: id, request: request, settings: settings, delegate: delegate)
+    }
+
+    /// Hands `transfer` to the engine's thread.
+    func start(_ transfer: CurlEasyTransfer) -> CurlTransferHandle {
+        send(.start(transfer))
+        return CurlTransferHandle(engine: self, id: transfer.id)
+    }
+
+    /// Queues `command` and wakes the engine's thread. After shutdown a start completes at once
+    /// with `URLError(.cancelled)` and other commands do nothing.
+    func send(_ command: Command) {
+        let accepted = lock.withLock { () -> Bool in
+            guard !isShuttingDown else { return false }
+            commands.append(command)
+            // Under the lock, so that the thread cannot free the multi handle meanwhile.
+            curl_multi_wakeup(multi)
+            return true
+        }
+        if !accepted, case .start(let transfer) = command {
+            transfer.cleanUp()
+            transfer.delegate.transferDidComplete(error: Self.shutDownError(transfer))
+        }
+    }
+
+    /// Ends the engine: running transfers complete with `URLError(.cancelled)`, the thread
+    /// frees every handle and ends.
+    func shutDown() {
+        lock.withLock {
+            guard !isShuttingDown else { return }
+            isShuttingDown = true
+            curl_multi_wakeup(multi)
+        }
+    }
+
+    /// The number of transfers started and not yet completed.
+    var activeTransferCount: Int {
+        lock.withLock { runningCount }
+    }
+
+    /// Whether the engine's thread has ended and freed the multi handle's transfers.
+    var hasEnded: Bool {
+        lock.withLock { isClosed }
+    }
+
+    private static func shutDownError(_ transfer: CurlEasyTransfer) -> URLError {
+        CurlFailure.error(.cancelled, "The transport was released before the transfer ended.", url: transfer.request.redactedURL)
+    }
+
+    // MARK: The engine's thread
+
+    private func run() {
+        var running: Int32 = 0
+        while true {
+            let (pending, shuttingDown) = lock.withLock { () -> ([Command], Bool) in
+                defer { commands.removeAll(keepingCapacity: true) }
+                return (commands, isShuttingDown)
+            }
+            for command in pending { apply(command) }
+            if shuttingDown { break }
+
+            curl_multi_perform(multi, &running)
+            collectFinishedTransfers()
+            let now = DispatchTime.now().uptimeNanoseconds
+            expireIdleTransfers(at: now)
+            curl_multi_poll(multi, nil, 0, pollTimeout(at: now), nil)
+        }
+        for transfer in Array(transfers.values) {
+            finish(transfer, error: Self.shutDownError(transfer))
+        }
+        lock.withLock { isClosed = true }
+    }
+
+    private func apply(_ command: Command) {
+        switch command {
+        case .start(let transfer):
+            guard let easy = transfer.easy else { return }
+            let code = curl_multi_add_handle(multi, easy)
+            guard code == CURLM_OK else {
+                transfer.cleanUp()
+                let message = "libcurl could not start the transfer: \(String(cString: curl_multi_strerror(code)))."
+                transfer.delegate.transferDidComplete(error: CurlFailure.error(.unknown, message, url: transfer.request.redactedURL))
+                return
+            }
+            transfers[transfer.id] = transfer
+            transferByHandle[easy] = transfer
+            lock.withLock { runningCount = transfers.count }
+        case .cancel(let id):
+            guard let transfer = transfers[id] else { return }
+            finish(transfer, error: CurlFailure.error(.cancelled, "The transfer was cancelled.", url: transfer.request.redactedURL))
+        case .pause(let id):
+            transfers[id]?.pauseReceiving()
+        case .resume(let id):
+            transfers[id]?.resumeReceiving()
+        }
+    }
+
+    private func collectFinishedTransfers() {
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(multi, &remaining) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
+                let transfer = transferByHandle[easy]
+            else { continue }
+            let code = message.pointee.data.result
+            finish(transfer, error: transfer.completionError(for: code))
+        }
+    }
+
+    /// Removes and frees `transfer`'s handle, then tells its delegate: no callback of the
+    /// transfer can run after its completion.
+    private func finish(_ transfer: CurlEasyTransfer, error: URLError?) {
+        transfers[transfer.id] = nil
+        lock.withLock { runningCount = transfers.count }
+        if let easy = transfer.easy {
+            transferByHandle[easy] = nil
+            curl_multi_remove_handle(multi, easy)
+        }
+        transfer.cleanUp()
+        transfer.delegate.transferDidComplete(error: error)
+    }
+
+    private func expireIdleTransfers(at now: UInt64) {
+        for transfer in transfers.values where transfer.isIdle(at: now) {
+            let seconds = Double(transfer.idleTimeout ?? 0) / 1e9
+            let message = String(format: "The request timed out: no byte moved for %.3f s.", seconds)
+            finish(transfer, error: CurlFailure.error(.timedOut, message, url: transfer.request.redactedURL))
+        }
+    }
+
+    /// How long to sleep: until the nearest idle deadline, at most a second. libcurl shortens it
+    /// further to its own timers, and a command wakes it at once.
+    private func pollTimeout(at now: UInt64) -> Int32 {
+        var timeout: UInt64 = 1_000
+        for transfer in transfers.values {
+            guard let deadline = transfer.idleDeadline else { continue }
+            let milliseconds = deadline > now ? (deadline - now + 999_999) / 1_000_000 : 0
+            timeout = min(timeout, milliseconds)
+        }
+        return Int32(timeout)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import NetworkLayer
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One request as the engine sends it: what libcurl needs, checked and copied out of a
+/// `URLRequest` before anything is handed to the engine's thread.
+struct CurlRequest: Sendable {
+    /// The URL libcurl is given: the request's, without `user:password@` (no credential is sent
+    /// but the request's own headers).
+    let url: URL
+    /// The URL as the caller gave it, for ``redactedURL`` and ``secrets``, which only a failure
+    /// needs (URLComponents would cost more than the rest of a request on loopback).
+    let originalURL: URL
+    let method: String
+    /// The request's headers, checked, without `Content-Length` (libcurl frames the body itself).
+    let headers: [(name: String, value: String)]
+    /// The headers' names, lowercased.
+    private let headerNames: Set<String>
+    let body: UploadBody?
+    /// The longest silence, in either direction, before the transfer fails with
+    /// `URLError(.timedOut)`; `nil` for none.
+    let idleTimeout: TimeInterval?
+
+    /// - Parameters:
+    ///   - request: The request; its `httpBody` is the body unless `body` is given.
+    ///   - body: A body kept outside the request (an upload).
+    /// - Throws: `RequestBuildingError` for a header name or value that would change the
+    ///   request's framing; `URLError(.unsupportedURL)` for a URL that is not http or https
+    ///   with a host; `URLError(.requestBodyStreamExhausted)` for an `httpBodyStream`, which
+    ///   this engine does not read.
+    init(_ request: URLRequest, body: UploadBody? = nil) throws {
+        guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else {
+            throw URLError(
+                .unsupportedURL,
+                userInfo: [NSLocalizedDescriptionKey: "Only http and https URLs with a host can be sent."])
+        }
+        if body == nil, request.httpBody == nil, request.httpBodyStream != nil {
+            throw URLError(
+                .requestBodyStreamExhausted,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "CurlTransport does not read httpBodyStream; send a file or data with upload(_:body:progress:)."
+                ])
+        }
+        // libcurl writes custom headers as they are: a CR LF in a name or value would inject
+        // another header. The router checks too; a transport used on its own must not rely on it.
+        try request.validateHeaders()
+
+        self.url = Self.withoutCredentials(url)
+        self.originalURL = url
+        self.method = request.httpMethod ?? "GET"
+        self.headers = (request.allHTTPHeaderFields ?? [:])
+            .filter { $0.key.lowercased() != "content-length" }
+            .map { (name: $0.key, value: $0.value) }
+        self.headerNames = Set(headers.map { $0.name.lowercased() })
+        self.body = body ?? request.httpBody.map(UploadBody.data)
+        let timeout = request.timeoutInterval
+        self.idleTimeout = timeout > 0 && timeout.isFinite ? timeout : nil
+    }
+
+    /// Whether the headers include `name` (lowercase), in any letter case.
+    func hasHeader(_ name: String) -> Bool {
+        headerNames.contains(name)
+    }
+
+    /// The request's URL reduced to `scheme://host:port/path`, for error messages.
+    var redactedURL: URL? { Self.redacted(originalURL) }
+
+    /// The parts of the URL that may be secret (query, user, password), kept out of messages.
+    var secrets: [String] {
+        [originalURL.query, originalURL.user, originalURL.password, originalURL.fragment].compactMap { $0 }.filter { $0.count >= 3 }
+    }
+
+    private static func withoutCredentials(_ url: URL) -> URL {
+        guard url.user != nil || url.password != nil,
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return url }
+        components.user = nil
+        components.password = nil
+        return components.url ?? url
+    }
+
+    /// `scheme://host:port/path`: never a credential, a query or a fragment, which may hold secrets.
+    static func redacted(_ url: URL) -> URL? {
+        guard let original = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
+        var components = URLComponents()
+        components.scheme = original.scheme
+        components.host = original.host
+        components.port = original.port
+        components.percentEncodedPath = original.percentEncodedPath
+        return components.url
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Collects the header lines libcurl hands over one at a time, and turns the final response's
+/// head into an `HTTPURLResponse`.
+///
+/// A transfer can see several heads: interim `1xx` responses (`100 Continue`, `103 Early
+/// Hints`) come before the final one, and only the final one is the response. Lines after the
+/// final head are trailers of a chunked body and are ignored.
+struct CurlResponseHead {
+    /// The most a head may take, so that a server cannot make us buffer without bound.
+    static let maximumSize = 256 * 1024
+
+    enum Outcome {
+        /// Keep going: a header line was kept, or an interim head ended.
+        case proceed
+        /// The final head ended; this is the response.
+        case complete(HTTPURLResponse)
+        /// The head is unusable; the message says why in plain words.
+        case failed(String)
+    }
+
+    private var version = "HTTP/1.1"
+    private var status: Int?
+    private var fields: [(name: String, value: String)] = []
+    private var size = 0
+    /// Whether the final head has been seen.
+    private(set) var isComplete = false
+
+    /// Takes one line of a head, CR LF included, as libcurl's header callback receives it.
+    ///
+    /// Parsed as bytes: Foundation's string trimming and searching cost more than the rest of
+    /// the transfer put together on this path.
+    mutating func consume(_ bytes: UnsafeRawBufferPointer, url: URL) -> Outcome {
+        guard !isComplete else { return .proceed }
+        size += bytes.count
+        guard size <= Self.maximumSize else {
+            return .failed("the response's header section is larger than \(Self.maximumSize / 1024) KiB")
+        }
+        var line = bytes[...]
+        while let last = line.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") {
+            line = line.dropLast()
+        }
+        if line.starts(with: "HTTP/".utf8) {
+            // A new head starts (the final one after interim ones): forget the previous head.
+            let parts = line.split(separator: UInt8(ascii: " "), maxSplits: 2)
+            guard parts.count >= 2, parts[1].count == 3, parts[1].allSatisfy(Self.isDigit),
+                let code = Int(Self.text(parts[1]))
+            else {
+                return .failed("the response's status line is malformed")
+            }
+            version = Self.text(parts[0])
+            status = code
+            fields.removeAll(keepingCapacity: true)
+            return .proceed
+        }
+        if line.isEmpty {
+            guard let status else { return .failed("the response has no status line") }
+            if (100..<200).contains(status) {
+                self.status = nil
+                return .proceed
+            }
+            isComplete = true
+            return finish(status: status, url: url)
+        }
+        if let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+            // Obsolete line folding (RFC 9112 5.2): the line continues the previous value.
+            guard let last = fields.indices.last else { return .failed("the response's first header line is folded") }
+            fields[last].value += " " + Self.text(Self.trimmed(line))
+            return .proceed
+        }
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
+            return .failed("a response header line has no colon")
+        }
+        fields.append((Self.text(line[..<colon]), Self.text(Self.trimmed(line[(colon + 1)...]))))
+        return .proceed
+    }
+
+    private func finish(status: Int, url: URL) -> Outcome {
+        // Repeated fields are joined with ", " under the first spelling of the name, as
+        // Foundation does (RFC 9110 5.3).
+        var joined: [String: String] = [:]
+        var spelling: [String: String] = [:]
+        for (name, value) in fields {
+            let key = name.lowercased()
+            if let existing = spelling[key] {
+                joined[existing] = (joined[existing] ?? "") + ", " + value
+            } else {
+                spelling[key] = name
+                joined[name] = value
+            }
+        }
+        if let name = spelling["content-length"], let value = joined[name], let problem = Self.contentLengthProblem(value) {
+            return .failed(problem)
+        }
+        guard let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: version, headerFields: joined) else {
+            return .failed("the response's head cannot be represented")
+        }
+        return .complete(response)
+    }
+
+    /// Why `value` (every Content-Length field, joined) is not one plain decimal length, or `nil`.
+    ///
+    /// libcurl 7.88 reads the numeric prefix of a Content-Length (`5five` is 5, `0x10` is 0,
+    /// `1e3` is 1) and would deliver a body cut to that length as a success. RFC 9110 8.6 allows
+    /// only digits, and repeated fields only with the same value.
+    static func contentLengthProblem(_ value: String) -> String? {
+        let parts = value.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map { trimmed($0) }
+        guard parts.allSatisfy({ !$0.isEmpty && $0.count <= 18 && $0.allSatisfy(isDigit) }) else {
+            return "the response's Content-Length \"\(printable(value))\" is not a decimal number of bytes"
+        }
+        guard Set(parts.compactMap { Int64(text($0)) }).count == 1 else {
+            return "the response has several different Content-Length values (\"\(printable(value))\")"
+        }
+        return nil
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
+    /// `bytes` without leading and trailing spaces and tabs (RFC 9110's OWS).
+    private static func trimmed<Bytes: BidirectionalCollection>(_ bytes: Bytes) -> Bytes.SubSequence where Bytes.Element == UInt8 {
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var slice = bytes[...]
+        while let first = slice.first, isSpace(first) { slice = slice.dropFirst() }
+        while let last = slice.last, isSpace(last) { slice = slice.dropLast() }
+        return slice
+    }
+
+    /// `value` cut to 40 characters with control characters escaped, for a message.
+    private static func printable(_ value: String) -> String {
+        let short = value.count > 40 ? String(value.prefix(40)) + "…" : value
+        return short.unicodeScalars.map { $0.value >= 0x20 && $0.value != 0x7F ? String($0) : $0.escaped(asASCII: true) }.joined()
+    }
+
+    /// Header bytes as text: UTF-8 when they are, Latin-1 otherwise (RFC 9110 5.5's obs-text).
+    private static func text<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        if let text = String(bytes: bytes, encoding: .utf8) {
+            return text
+        }
+        return String(bytes.map { Character(Unicode.Scalar($0)) })
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+extension CurlTransport {
+    /// The settings of a ``CurlTransport``, shared by all its requests.
+    ///
+    /// ```swift
+    /// var configuration = CurlTransport.Configuration()
+    /// configuration.timeout = 30
+    /// configuration.certificateAuthority = .file(URL(fileURLWithPath: "/etc/myapp/ca.pem"))
+    /// let transport = CurlTransport(configuration: configuration)
+    /// ```
+    public struct Configuration: Sendable, Equatable {
+        /// The longest a request may take from start to end, in seconds; `nil` (the default)
+        /// for no limit other than the request's idle `timeoutInterval` and the router's
+        /// deadline. Millisecond precision; a value that is not a positive number means none.
+        public var timeout: TimeInterval?
+
+        /// The certificate authorities that server certificates must chain to; `nil` (the
+        /// default) for the system's. Verification of the certificate and the host name is
+        /// always on.
+        public var certificateAuthority: CertificateAuthority?
+
+        /// Public keys the server's certificate must have one of, each `"sha256//"` followed by
+        /// the base64 SHA-256 of the key's DER `SubjectPublicKeyInfo`; empty (the default) for no
+        /// pinning. Applies to https only.
+        ///
+        /// ```sh
+        /// openssl x509 -in cert.pem -pubkey -noout | openssl pkey -pubin -outform der \
+        ///     | openssl dgst -sha256 -binary | base64
+        /// ```
+        public var pinnedPublicKeys: [String]
+
+        /// The most connections open to one host at a time; `nil` (the default) for no limit.
+        /// Requests beyond it wait for a connection.
+        public var maximumConnectionsPerHost: Int?
+
+        /// The largest response body held in memory, in bytes: 512 MiB by default. A larger one
+        /// fails with `URLError(.dataLengthExceedsMaximum)`. Downloads' 2xx bodies go to their
+        /// file and are not limited.
+        public var maximumResponseSize: Int
+
+        /// Creates a configuration; every parameter has the default its property states.
+        public init(
+            timeout: TimeInterval? = nil, certificateAuthority: CertificateAuthority? = nil,
+            pinnedPublicKeys: [String] = [], maximumConnectionsPerHost: Int? = nil,
+            maximumResponseSize: Int = 512 * 1_048_576
+        ) {
+            self.timeout = timeout
+            self.certificateAuthority = certificateAuthority
+            self.pinnedPublicKeys = pinnedPublicKeys
+            self.maximumConnectionsPerHost = maximumConnectionsPerHost
+            self.maximumResponseSize = maximumResponseSize
+        }
+
+        var engineSettings: CurlEngine.Settings {
+            var settings = CurlEngine.Settings()
+            if let timeout, timeout > 0, timeout.isFinite {
+                // At least 1 ms: libcurl reads 0 as "no timeout".
+                settings.totalTimeoutMilliseconds = Int(max(1, min(timeout, 1_000_000_000) * 1000))
+            }
+            switch certificateAuthority {
+            case .file(let url): settings.certificateAuthorityFile = url.path
+            case .pem(let data): settings.certificateAuthorityPEM = data
+            case nil: break
+            }
+            if !pinnedPublicKeys.isEmpty {
+                settings.pinnedPublicKeys = pinnedPublicKeys.joined(separator: ";")
+            }
+            if let perHost = maximumConnectionsPerHost, perHost > 0 {
+                settings.maximumConnectionsPerHost = perHost
+            }
+            return settings
+        }
+    }
+
+    /// Where the certificate authorities of ``Configuration/certificateAuthority`` come from.
+    public enum CertificateAuthority: Sendable, Equatable {
+        /// A PEM file of one or more certificates.
+        case file(URL)
+        /// PEM text of one or more certificates.
+        case pem(Data)
+    }
+}

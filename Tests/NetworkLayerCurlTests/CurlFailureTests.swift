@@ -1,0 +1,85 @@
+import Foundation
+import NetworkLayer
+import NetworkLayerCurl
+import Testing
+import TestSupport
+import TransportTestSupport
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Failures are `URLError`s with the codes Apple platforms use, at once, with a message that says
+/// what went wrong and never a secret part of the URL.
+@Suite("CurlTransport failures")
+struct CurlFailureTests {
+    @Test(.needsFixtureServer, arguments: TestTransport.all)
+    func anEmptyReplyIsBadServerResponse(_ transport: TestTransport) async throws {
+        let error = await urlError { try await transport.make().send(fixtureRequest("/close-before-response")) }
+        #expect(error?.code == .badServerResponse)
+    }
+
+    @Test(arguments: TestTransport.all)
+    func aRefusedConnectionIsCannotConnectToHost(_ transport: TestTransport) async throws {
+        let request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(closedPort())/x")))
+        let error = await urlError { try await transport.make().send(request) }
+        #expect(error?.code == .cannotConnectToHost)
+    }
+
+    @Test(.needsFixtureServer, arguments: TestTransport.all, ["/close-after-headers", "/close-mid-body", "/short-body"])
+    func aBodyCutShortIsNetworkConnectionLost(_ transport: TestTransport, _ route: String) async throws {
+        let error = await urlError { try await transport.make().send(fixtureRequest(route)) }
+        #expect(error?.code == .networkConnectionLost)
+    }
+
+    /// libcurl 7.88 reads the numeric prefix of these and returns a body cut to it as a success.
+    @Test(.needsFixtureServer, arguments: ["5five", "1e3", "0x10", "+5", "5 5", "-1", "5,6"])
+    func aContentLengthThatIsNotOnePlainNumberIsAnError(_ value: String) async throws {
+        let query = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let error = await urlError { try await CurlTransport().send(fixtureRequest("/content-length?value=\(query)&body=helloworld")) }
+        #expect(error?.code == .badServerResponse)
+    }
+
+    @Test(.needsFixtureServer)
+    func aMalformedContentLengthIsNamedInTheMessage() async throws {
+        let error = await urlError { try await CurlTransport().send(fixtureRequest("/content-length?value=5five&body=helloworld")) }
+        #expect(error?.localizedDescription.contains("Content-Length \"5five\"") == true)
+    }
+
+    @Test(.needsFixtureServer)
+    func aBodyShorterThanItsContentLengthIsAnError() async throws {
+        let error = await urlError { try await CurlTransport().send(fixtureRequest("/content-length?value=20&body=hello")) }
+        #expect(error?.code == .networkConnectionLost)
+    }
+
+    @Test(.needsFixtureServer)
+    func aPlainContentLengthIsAccepted() async throws {
+        let (data, response) = try await CurlTransport().send(fixtureRequest("/content-length?value=10&body=helloworld"))
+        #expect(response.statusCode == 200)
+        #expect(String(decoding: data, as: UTF8.self) == "helloworld")
+    }
+
+    @Test func theErrorNamesTheURLWithoutCredentialsQueryOrFragment() async throws {
+        let port = closedPort()
+        let url = try #require(URL(string: "http://user:pa55word@127.0.0.1:\(port)/v1/items?api_key=s3cr3t-key#frag"))
+        let error = try #require(await urlError { try await CurlTransport().send(URLRequest(url: url)) })
+        let everything = "\(error.userInfo) \(error.localizedDescription) \(error)"
+        for secret in ["pa55word", "user", "s3cr3t-key", "api_key", "frag"] {
+            #expect(!everything.contains(secret), "\(secret) in \(everything)")
+        }
+        #expect(error.failingURL?.absoluteString == "http://127.0.0.1:\(port)/v1/items")
+        #expect(error.localizedDescription.contains("Could not connect to the server"))
+    }
+
+    @Test func aURLThatIsNotHTTPIsUnsupported() async throws {
+        let error = await urlError { try await CurlTransport().send(URLRequest(url: URL(fileURLWithPath: "/etc/hostname"))) }
+        #expect(error?.code == .unsupportedURL)
+    }
+
+    @Test(.needsFixtureServer)
+    func aMalformedPinIsRefusedWithItsReason() async throws {
+        let transport = CurlTransport(configuration: .init(pinnedPublicKeys: ["sha1//abc"]))
+        let error = await urlError { try await transport.send(fixtureRequest("/fast")) }
+        #expect(error?.code == .secureConnectionFailed)
+        #expect(error?.localizedDescription.contains("sha1//abc") == true)
+    }
+}

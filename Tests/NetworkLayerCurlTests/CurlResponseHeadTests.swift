@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@testable import NetworkLayerCurl
+
+/// The head parser on its own, with lines as libcurl's header callback hands them over.
+@Suite("Curl response head")
+struct CurlResponseHeadTests {
+    private let url = URL(string: "http://127.0.0.1/x")!
+
+    /// Feeds `lines` (CR LF added) and returns the last outcome.
+    private func parse(_ lines: [String]) -> CurlResponseHead.Outcome? {
+        var head = CurlResponseHead()
+        var outcome: CurlResponseHead.Outcome?
+        for line in lines {
+            let bytes = Array(line.utf8) + [13, 10]
+            outcome = bytes.withUnsafeBytes { head.consume($0, url: url) }
+            if case .failed = outcome { return outcome }
+        }
+        return outcome
+    }
+
+    private func response(_ lines: [String]) -> HTTPURLResponse? {
+        guard case .complete(let response) = parse(lines) else { return nil }
+        return response
+    }
+
+    @Test func theFinalHeadAfterInterimOnesIsTheResponse() throws {
+        let head = try #require(response(["HTTP/1.1 100 Continue", "", "HTTP/1.1 201 Created", "Location: /a", ""]))
+        #expect(head.statusCode == 201)
+        #expect(head.value(forHTTPHeaderField: "location") == "/a")
+    }
+
+    @Test func valuesAreTrimmedOfSpacesAndTabs() throws {
+        let head = try #require(response(["HTTP/1.1 200 OK", "X-Padded: \t value \t", ""]))
+        #expect(head.value(forHTTPHeaderField: "X-Padded") == "value")
+    }
+
+    @Test func aFoldedLineContinuesThePreviousValue() throws {
+        let head = try #require(response(["HTTP/1.1 200 OK", "X-Long: first", "  second", ""]))
+        #expect(head.value(forHTTPHeaderField: "X-Long") == "first second")
+    }
+
+    @Test func aValueThatIsNotUTF8IsReadAsLatin1() throws {
+        var head = CurlResponseHead()
+        _ = Array("HTTP/1.1 200 OK\r\n".utf8).withUnsafeBytes { head.consume($0, url: url) }
+        _ = (Array("X-Name: caf".utf8) + [0xE9, 13, 10]).withUnsafeBytes { head.consume($0, url: url) }
+        let outcome = Array("\r\n".utf8).withUnsafeBytes { head.consume($0, url: url) }
+        guard case .complete(let response) = outcome else {
+            Issue.record("no response")
+            return
+        }
+        #expect(response.value(forHTTPHeaderField: "X-Name") == "café")
+    }
+
+    @Test(arguments: ["HTTP/1.1 20 OK", "HTTP/1.1 abc OK", "HTTP/1.1", "HTTP/1.1 2000 OK"])
+    func aMalformedStatusLineFails(_ line: String) {
+        guard case .failed = parse([line, ""]) else {
+            Issue.record("accepted \(line)")
+            return
+        }
+    }
+
+    @Test func aLineWithoutAColonFails() {
+        guard case .failed = parse(["HTTP/1.1 200 OK", "no colon here", ""]) else {
+            Issue.record("accepted a line without a colon")
+            return
+        }
+    }
+
+    @Test func aHeadLargerThanTheLimitFails() {
+        let line = "X-Big: " + String(repeating: "a", count: 1_000)
+        let lines = ["HTTP/1.1 200 OK"] + Array(repeating: line, count: 300) + [""]
+        guard case .failed(let message) = parse(lines) else {
+            Issue.record("accepted a head over the limit")
+            return
+        }
+        #expect(message.contains("larger than"))
+    }
+
+    @Test func repeatedContentLengthsWithTheSameValueAreAccepted() {
+        #expect(CurlResponseHead.contentLengthProblem("42, 42") == nil)
+        #expect(CurlResponseHead.contentLengthProblem("42,43") != nil)
+        #expect(CurlResponseHead.contentLengthProblem("") != nil)
+    }
+}

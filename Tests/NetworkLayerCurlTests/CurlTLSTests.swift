@@ -1,0 +1,82 @@
+import Foundation
+import NetworkLayer
+import NetworkLayerCurl
+import Testing
+import TestSupport
+import TransportTestSupport
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// TLS against the https fixture server, whose certificate Scripts/test generates with its own
+/// certificate authority: verified by default, accepted with that authority, refused on a
+/// wrong pin.
+@Suite("CurlTransport TLS", .needsTLSFixture)
+struct CurlTLSTests {
+    private func request(_ path: String = "/fast") throws -> URLRequest {
+        let base = try #require(TLSFixture.url)
+        return URLRequest(url: try #require(URL(string: base.absoluteString + path)), timeoutInterval: 10)
+    }
+
+    private func trusting(pins: [String] = []) throws -> CurlTransport.Configuration {
+        CurlTransport.Configuration(certificateAuthority: .file(try #require(TLSFixture.certificateAuthorityFile)), pinnedPublicKeys: pins)
+    }
+
+    /// Both refuse; FoundationNetworking reports it as `URLError(.unknown)` ("SSL certificate
+    /// problem: unable to get local issuer certificate"), where Apple platforms and CurlTransport
+    /// say `.serverCertificateUntrusted`.
+    @Test(arguments: TestTransport.all)
+    func aCertificateOfAnUnknownAuthorityIsRefusedByDefault(_ transport: TestTransport) async throws {
+        let error = await urlError { try await transport.make().send(try request()) }
+        let expected: URLError.Code = transport == .curl ? .serverCertificateUntrusted : .unknown
+        #expect(error?.code == expected)
+    }
+
+    @Test func theConfiguredAuthorityFileIsTrusted() async throws {
+        let (data, response) = try await CurlTransport(configuration: try trusting()).send(try request())
+        #expect(response.statusCode == 200)
+        #expect(String(decoding: data, as: UTF8.self) == "{\"ok\":true}")
+    }
+
+    @Test func theConfiguredAuthorityAsPEMDataIsTrusted() async throws {
+        let pem = try Data(contentsOf: try #require(TLSFixture.certificateAuthorityFile))
+        let transport = CurlTransport(configuration: .init(certificateAuthority: .pem(pem)))
+        let (_, response) = try await transport.send(try request())
+        #expect(response.statusCode == 200)
+    }
+
+    @Test func theServersOwnPinIsAccepted() async throws {
+        let pin = try #require(TLSFixture.pin)
+        let (_, response) = try await CurlTransport(configuration: try trusting(pins: [pin])).send(try request())
+        #expect(response.statusCode == 200)
+    }
+
+    @Test func anotherPinIsRefusedAsUntrusted() async throws {
+        let wrong = "sha256//" + Data(repeating: 7, count: 32).base64EncodedString()
+        let error = await urlError { try await CurlTransport(configuration: try trusting(pins: [wrong])).send(try request()) }
+        #expect(error?.code == .serverCertificateUntrusted)
+        #expect(error?.localizedDescription.contains("pinned") == true)
+    }
+
+    @Test func aPinMatchesWhenItIsAmongSeveral() async throws {
+        let pin = try #require(TLSFixture.pin)
+        let other = "sha256//" + Data(repeating: 1, count: 32).base64EncodedString()
+        let (_, response) = try await CurlTransport(configuration: try trusting(pins: [other, pin])).send(try request())
+        #expect(response.statusCode == 200)
+    }
+
+    @Test func uploadsAndDownloadsWorkOverTLS() async throws {
+        let transport = CurlTransport(configuration: try trusting())
+        let body = Data(count: 500_000)
+        let (data, _) = try await transport.upload(try request("/upload").withMethod("POST"), body: .data(body), progress: { _, _ in })
+        #expect(try json(data)["size"] as? Int == body.count)
+    }
+}
+
+extension URLRequest {
+    fileprivate func withMethod(_ method: String) -> URLRequest {
+        var request = self
+        request.httpMethod = method
+        return request
+    }
+}

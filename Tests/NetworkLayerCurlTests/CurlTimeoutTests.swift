@@ -1,0 +1,42 @@
+import Foundation
+import NetworkLayer
+import NetworkLayerCurl
+import Testing
+import TestSupport
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The request's `timeoutInterval` is an idle timeout with millisecond precision; the
+/// configuration's `timeout` bounds the whole transfer. Scripts/test runs this suite on its own.
+@Suite("CurlTransport timeouts", .needsFixtureServer, .serialized)
+struct CurlTimeoutTests {
+    @Test func silenceLongerThanTheIdleTimeoutFailsWithTimedOutToTheMillisecond() async throws {
+        let start = DispatchTime.now()
+        let error = await urlError { try await CurlTransport().send(fixtureRequest("/hang", timeout: 0.3)) }
+        let elapsed = seconds(since: start)
+        #expect(error?.code == .timedOut)
+        #expect(elapsed >= 0.3 && elapsed < 0.3 + TestTiming.bound(0.15), "took \(elapsed) s")
+    }
+
+    @Test func bytesArrivingMoreOftenThanTheIdleTimeoutKeepTheTransferAlive() async throws {
+        let (data, response) = try await CurlTransport().send(fixtureRequest("/drip?bytes=3", timeout: 1.6))
+        #expect(response.statusCode == 200)
+        #expect(data.count == 3)
+    }
+
+    @Test func theTotalTimeoutEndsATransferThatIsNeverIdle() async throws {
+        let transport = CurlTransport(configuration: .init(timeout: 0.25))
+        let start = DispatchTime.now()
+        let error = await urlError { try await transport.send(fixtureRequest("/drip?bytes=3", timeout: 10)) }
+        let elapsed = seconds(since: start)
+        #expect(error?.code == .timedOut)
+        #expect(elapsed >= 0.25 && elapsed < 0.25 + TestTiming.bound(0.15), "took \(elapsed) s")
+    }
+
+    @Test func withoutATotalTimeoutADripLongerThanAnyIdleTimeoutCompletes() async throws {
+        let transport = CurlTransport()
+        let (data, _) = try await transport.send(fixtureRequest("/drip?bytes=2", timeout: 1.5))
+        #expect(data == Data("xx".utf8))
+    }
+}
