@@ -63,16 +63,16 @@ public enum RequestBuilder {
             else {
                 throw .unreadableUploadFile(file.absoluteString)
             }
-                        try request.setContentTypeIfAbsent(contentType)
+            try request.setContentTypeIfAbsent(contentType)
             body = .upload(.file(file))
         case .uploadData(let data, let contentType, _):
-                        try request.setContentTypeIfAbsent(contentType)
+            try request.setContentTypeIfAbsent(contentType)
             body = .upload(.data(data))
         case .uploadMultipart(let form, _):
-                        try request.setContentTypeIfAbsent(form.contentType)
+            try request.setContentTypeIfAbsent(form.contentType)
             body = .multipart(form)
         case .download(let destination, _):
-                        body = .download(destination)
+            body = .download(destination)
         }
 
         // A custom ParameterEncoder may have set headers of its own.
