@@ -12,4 +12,9 @@ extension Trait where Self == ConditionTrait {
     static var needsFixtureServer: Self {
         .enabled(if: TestServers.fixture != nil, Comment(rawValue: TestServers.skipReason))
     }
+
+    /// Runs the test only when Scripts/test has started the streaming fixture server.
+    static var needsStreamServer: Self {
+        .enabled(if: TestServers.stream != nil, Comment(rawValue: TestServers.skipReason))
+    }
 }
