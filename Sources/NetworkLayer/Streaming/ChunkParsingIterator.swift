@@ -1,6 +1,7 @@
 import Foundation
 
 /// What the streaming sequences need of a parser: chunks in, values out, and an end.
+@usableFromInline
 protocol ChunkParser {
     associatedtype Output
     /// Reads one chunk; `body` gets each value it completes.
@@ -10,18 +11,21 @@ protocol ChunkParser {
 }
 
 extension LineSplitter: ChunkParser {
+    @usableFromInline
     mutating func finish(_ body: (String) throws -> Void) throws {
         if let line = finish() { try body(line) }
     }
 }
 
 extension ServerSentEventParser: ChunkParser {
+    @usableFromInline
     mutating func finish(_ body: (ServerSentEvent) throws -> Void) throws {
         finish()
     }
 }
 
 extension JSONLineDecoder: ChunkParser {
+    @usableFromInline
     mutating func finish(_ body: (Element) throws -> Void) throws {
         if let value = try finish() { try body(value) }
     }
@@ -36,26 +40,39 @@ extension JSONLineDecoder: ChunkParser {
 /// task is cancelled, nothing more is delivered: `next()` throws `CancellationError`, even if the
 /// base ends quietly on cancellation (as `AsyncStream` does), so that a cancelled stream is never
 /// mistaken for a complete one. After an error or the end, `next()` returns `nil`.
+///
+/// `@inlinable`, with the sequences' `next()`: the base is the caller's type, and only code the
+/// caller's module can see is specialized for it. Unspecialized, each value cost a generic
+/// metadata lookup, and `chunks.lines` ran at 60 % of its specialized speed (Benchmarks).
+@usableFromInline
 struct ChunkParsingIterator<Base: AsyncIteratorProtocol, Parser: ChunkParser> where Base.Element == Data {
-    private var base: Base
-    private(set) var parser: Parser
-    private var pending: [Parser.Output] = []
-    private var index = 0
-    private var pendingError: (any Error)?
-    private var state = State.reading
+    @usableFromInline
+    var base: Base
+    @usableFromInline
+    var parser: Parser
+    /// The values of the last chunk, last first: `popLast()` hands each over without a copy.
+    @usableFromInline
+    var pending: [Parser.Output] = []
+    @usableFromInline
+    var pendingError: (any Error)?
+    @usableFromInline
+    var state = State.reading
 
-    private enum State {
+    @usableFromInline
+    enum State {
         case reading
         /// The base ended; what is still pending is delivered, then `nil`.
         case draining
         case done
     }
 
+    @usableFromInline
     init(base: Base, parser: Parser) {
         self.base = base
         self.parser = parser
     }
 
+    @inlinable
     mutating func next() async throws -> Parser.Output? {
         while true {
             if case .done = state { return nil }
@@ -63,9 +80,8 @@ struct ChunkParsingIterator<Base: AsyncIteratorProtocol, Parser: ChunkParser> wh
                 end()
                 throw CancellationError()
             }
-            if index < pending.count {
-                defer { index += 1 }
-                return pending[index]
+            if let value = pending.popLast() {
+                return value
             }
             if let error = pendingError {
                 end()
@@ -95,24 +111,24 @@ struct ChunkParsingIterator<Base: AsyncIteratorProtocol, Parser: ChunkParser> wh
     }
 
     /// Runs the parser with a fresh pending buffer, keeping its error for after the values.
-    private mutating func collect(_ run: (inout Parser, (Parser.Output) throws -> Void) throws -> Void) {
+    @inlinable
+    mutating func collect(_ run: (inout Parser, (Parser.Output) throws -> Void) throws -> Void) {
         // Swapped out of `self` so that the parser and the closure filling it are separate accesses.
         var values: [Parser.Output] = []
         swap(&values, &pending)
-        values.removeAll(keepingCapacity: true)
-        index = 0
         do {
             try run(&parser) { values.append($0) }
         } catch {
             pendingError = error
         }
+        values.reverse()
         swap(&values, &pending)
     }
 
-    private mutating func end() {
+    @inlinable
+    mutating func end() {
         state = .done
         pending = []
-        index = 0
         pendingError = nil
     }
 }

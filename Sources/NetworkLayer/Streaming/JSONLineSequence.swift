@@ -2,7 +2,7 @@ import Foundation
 
 /// The values of a newline-delimited JSON body (JSON Lines, NDJSON) that arrives as `Data`
 /// chunks, one a line, decoded by ``JSONLineDecoder``. Made by
-/// ``_Concurrency/AsyncSequence/decodeLines(_:decoder:maximumLineLength:)``.
+/// `AsyncSequence.decodeLines(_:decoder:maximumLineLength:)`.
 ///
 /// It reads the next chunk only when the values of the previous one are used up, holding one
 /// chunk's values and the unfinished line, never more. The base's errors pass through; a line
@@ -35,8 +35,10 @@ public struct JSONLineSequence<Base: AsyncSequence, Element: Decodable>: AsyncSe
 
     /// Reads values from the base's chunks.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        private var inner: ChunkParsingIterator<Base.AsyncIterator, JSONLineDecoder<Element>>
+        @usableFromInline
+        var inner: ChunkParsingIterator<Base.AsyncIterator, JSONLineDecoder<Element>>
 
+        @usableFromInline
         init(inner: ChunkParsingIterator<Base.AsyncIterator, JSONLineDecoder<Element>>) {
             self.inner = inner
         }
@@ -46,6 +48,7 @@ public struct JSONLineSequence<Base: AsyncSequence, Element: Decodable>: AsyncSe
         /// - Throws: the base's errors, ``StreamError/decoding(line:_:)``,
         ///   ``StreamError/lineTooLong(line:limit:)``, and `CancellationError` once the task is
         ///   cancelled.
+        @inlinable
         public mutating func next() async throws -> Element? {
             try await inner.next()
         }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The lines of a body that arrives as `Data` chunks, decoded as UTF-8: see ``LineSplitter`` for
 /// the line ends, the decoding and the length limit. Made by
-/// `AsyncSequence.lines` and ``_Concurrency/AsyncSequence/lines(maximumLineLength:)``.
+/// `AsyncSequence.lines` and `AsyncSequence.lines(maximumLineLength:)`.
 ///
 /// It reads the next chunk only when the lines of the previous one are used up, holding one
 /// chunk's lines and the unfinished line, never more. The base's errors pass through; a line
@@ -34,8 +34,10 @@ public struct LineSequence<Base: AsyncSequence>: AsyncSequence where Base.Elemen
 
     /// Reads lines from the base's chunks.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        private var inner: ChunkParsingIterator<Base.AsyncIterator, LineSplitter>
+        @usableFromInline
+        var inner: ChunkParsingIterator<Base.AsyncIterator, LineSplitter>
 
+        @usableFromInline
         init(inner: ChunkParsingIterator<Base.AsyncIterator, LineSplitter>) {
             self.inner = inner
         }
@@ -44,6 +46,7 @@ public struct LineSequence<Base: AsyncSequence>: AsyncSequence where Base.Elemen
         ///
         /// - Throws: the base's errors, ``StreamError/lineTooLong(line:limit:)``, and
         ///   `CancellationError` once the task is cancelled.
+        @inlinable
         public mutating func next() async throws -> String? {
             try await inner.next()
         }

@@ -148,19 +148,19 @@ public struct ServerSentEventParser: Sendable {
             return
         }
         switch field.count {
-        case 4 where field.elementsEqual("data".utf8):
+        case 4 where Self.field(field, is: "data"):
             guard dataBuffer.count + value.count <= maximumEventSize else {
                 throw StreamError.eventTooLarge(line: number, limit: maximumEventSize)
             }
             dataBuffer.append(contentsOf: value)
             dataBuffer.append(lf)
-        case 5 where field.elementsEqual("event".utf8):
+        case 5 where Self.field(field, is: "event"):
             typeBuffer = String(decoding: value, as: UTF8.self)
-        case 2 where field.elementsEqual("id".utf8):
+        case 2 where Self.field(field, is: "id"):
             if !value.contains(0) {
                 idBuffer = String(decoding: value, as: UTF8.self)
             }
-        case 5 where field.elementsEqual("retry".utf8):
+        case 5 where Self.field(field, is: "retry"):
             if let milliseconds = Self.digits(value) {
                 retry = milliseconds
             }
@@ -183,6 +183,13 @@ public struct ServerSentEventParser: Sendable {
         dataBuffer.removeAll(keepingCapacity: dataBuffer.capacity <= Self.retainedCapacity)
         typeBuffer = ""
         try body(event)
+    }
+
+    /// Whether the bytes of `field` are `name`'s: a `memcmp`, as `elementsEqual` on a string's UTF-8
+    /// view costs a tenth of the parse.
+    private static func field(_ field: UnsafeRawBufferPointer, is name: StaticString) -> Bool {
+        guard let bytes = field.baseAddress, field.count == name.utf8CodeUnitCount else { return false }
+        return memcmp(bytes, name.utf8Start, field.count) == 0
     }
 
     /// The value of ASCII digits only, saturated at `Int.max`; `nil` for anything else, the

@@ -2,7 +2,7 @@ import Foundation
 
 /// The server-sent events of a `text/event-stream` body that arrives as `Data` chunks, parsed by
 /// ``ServerSentEventParser`` (the WHATWG rules). Made by `AsyncSequence.events` and
-/// ``_Concurrency/AsyncSequence/events(lastEventID:includesComments:maximumLineLength:maximumEventSize:)``.
+/// `AsyncSequence.events(lastEventID:includesComments:maximumLineLength:maximumEventSize:)`.
 ///
 /// It reads the next chunk only when the events of the previous one are used up, holding one
 /// chunk's events, the unfinished line and the unfinished event, never more. The base's errors
@@ -38,8 +38,10 @@ public struct ServerSentEventSequence<Base: AsyncSequence>: AsyncSequence where 
 
     /// Reads events from the base's chunks.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        private var inner: ChunkParsingIterator<Base.AsyncIterator, ServerSentEventParser>
+        @usableFromInline
+        var inner: ChunkParsingIterator<Base.AsyncIterator, ServerSentEventParser>
 
+        @usableFromInline
         init(inner: ChunkParsingIterator<Base.AsyncIterator, ServerSentEventParser>) {
             self.inner = inner
         }
@@ -57,6 +59,7 @@ public struct ServerSentEventSequence<Base: AsyncSequence>: AsyncSequence where 
         /// - Throws: the base's errors, ``StreamError/lineTooLong(line:limit:)``,
         ///   ``StreamError/eventTooLarge(line:limit:)``, and `CancellationError` once the task
         ///   is cancelled.
+        @inlinable
         public mutating func next() async throws -> ServerSentEvent? {
             try await inner.next()
         }
