@@ -5,6 +5,7 @@ import Foundation
 print("# NetworkLayer benchmarks (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
 try runEncodingBenchmarks()
 try await runOverheadBenchmark()
+try await runStreamingBenchmarks()
 if let server = ProcessInfo.processInfo.environment["NETWORKLAYER_FIXTURE_URL"].flatMap(URL.init(string:)) {
     try await runRouterBenchmarks(server: server)
     try await runTransferBenchmarks(server: server)
