@@ -43,7 +43,8 @@ public struct JSONLineDecoder<Element: Decodable>: Sendable {
     ///
     /// - Throws: ``StreamError/decoding(line:_:)`` or ``StreamError/lineTooLong(line:limit:)``,
     ///   after `body` has seen every value before the offending line; and whatever `body`
-    ///   throws. After an error every later call throws it again, until ``finish()``.
+    ///   throws, in which case the rest of `chunk` is not read. After an error of the decoder's,
+    ///   every later call throws it again, until ``finish()``.
     public mutating func append(_ chunk: Data, _ body: (Element) throws -> Void) throws {
         if let failure { throw failure }
         // The splitter leaves `self` while it runs, so that the closure may read `self`.

@@ -45,7 +45,7 @@ public struct LineSplitter: Sendable {
     ///
     /// - Throws: ``StreamError/lineTooLong(line:limit:)`` when a line exceeds
     ///   ``maximumLineLength``, after `body` has seen every line before it; and whatever `body`
-    ///   throws.
+    ///   throws, in which case the rest of `chunk` is not read.
     public mutating func append(_ chunk: Data, _ body: (String) throws -> Void) throws {
         try appendBytes(chunk) { line, _ in try body(String(decoding: line, as: UTF8.self)) }
     }

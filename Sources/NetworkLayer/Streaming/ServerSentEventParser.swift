@@ -87,8 +87,9 @@ public struct ServerSentEventParser: Sendable {
     ///
     /// - Throws: ``StreamError/lineTooLong(line:limit:)`` or
     ///   ``StreamError/eventTooLarge(line:limit:)``, after `body` has seen every event before
-    ///   the offending line; and whatever `body` throws. After an error every later call throws
-    ///   it again, until ``finish()``.
+    ///   the offending line; and whatever `body` throws, in which case the rest of `chunk` is
+    ///   not read. After an error of the parser's, every later call throws it again, until
+    ///   ``finish()``.
     public mutating func append(_ chunk: Data, _ body: (ServerSentEvent) throws -> Void) throws {
         if let failure { throw failure }
         // The splitter leaves `self` while it runs, so that the closure may change `self`.
