@@ -37,9 +37,10 @@ extension JSONLineDecoder: ChunkParser {
 ///
 /// A parser error is thrown after the values that came before it, so the values are the same
 /// however the chunks are cut. The base's errors pass through as they are. Once the consuming
-/// task is cancelled, nothing more is delivered: `next()` throws `CancellationError`, even if the
-/// base ends quietly on cancellation (as `AsyncStream` does), so that a cancelled stream is never
-/// mistaken for a complete one. After an error or the end, `next()` returns `nil`.
+/// task is cancelled, nothing more is delivered and `next()` throws `CancellationError`, whether
+/// the base then ends quietly (as `AsyncStream` does, so a cancelled stream is never mistaken for
+/// a complete one) or throws an error of its own. After an error or the end, `next()` returns
+/// `nil`.
 ///
 /// `@inlinable`, with the sequences' `next()`: the base is the caller's type, and only code the
 /// caller's module can see is specialized for it. Unspecialized, each value cost a generic
@@ -96,16 +97,18 @@ struct ChunkParsingIterator<Base: AsyncIteratorProtocol, Parser: ChunkParser> wh
                 chunk = try await base.next()
             } catch {
                 end()
+                // A base may fail on its own cancellation, e.g. with URLError(.cancelled) when
+                // the transfer it wraps is cancelled first: the caller sees the cause, cancellation.
+                if Task.isCancelled { throw CancellationError() }
                 throw error
             }
             if let chunk {
                 collect { parser, body in try parser.append(chunk, body) }
             } else {
+                // A base that ends because the task was cancelled ends nothing: the check at the
+                // top throws before the unfinished last line could be delivered as complete.
                 state = .draining
-                // Checked again at the top: a cancelled task must not see the end as complete.
-                if !Task.isCancelled {
-                    collect { parser, body in try parser.finish(body) }
-                }
+                collect { parser, body in try parser.finish(body) }
             }
         }
     }

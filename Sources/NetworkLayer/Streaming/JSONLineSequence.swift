@@ -7,8 +7,8 @@ import Foundation
 /// It reads the next chunk only when the values of the previous one are used up, holding one
 /// chunk's values and the unfinished line, never more. The base's errors pass through; a line
 /// that does not decode throws ``StreamError/decoding(line:_:)`` after the values before it.
-/// When the consuming task is cancelled, iteration throws `CancellationError` and delivers
-/// nothing more. `Sendable` when its base is.
+/// When the consuming task is cancelled, iteration throws `CancellationError` (rather than
+/// whatever the base throws then) and delivers nothing more. `Sendable` when its base is.
 ///
 /// ```swift
 /// struct Item: Decodable { let id: Int }

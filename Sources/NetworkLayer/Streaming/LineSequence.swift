@@ -7,8 +7,8 @@ import Foundation
 /// It reads the next chunk only when the lines of the previous one are used up, holding one
 /// chunk's lines and the unfinished line, never more. The base's errors pass through; a line
 /// longer than the limit throws ``StreamError/lineTooLong(line:limit:)`` after the lines before
-/// it. When the consuming task is cancelled, iteration throws `CancellationError` and delivers
-/// nothing more. `Sendable` when its base is.
+/// it. When the consuming task is cancelled, iteration throws `CancellationError` (rather than
+/// whatever the base throws then) and delivers nothing more. `Sendable` when its base is.
 ///
 /// ```swift
 /// for try await line in chunks.lines {

@@ -7,8 +7,8 @@ import Foundation
 /// It reads the next chunk only when the events of the previous one are used up, holding one
 /// chunk's events, the unfinished line and the unfinished event, never more. The base's errors
 /// pass through; an event cut off by the end of the body is discarded, as the standard says.
-/// When the consuming task is cancelled, iteration throws `CancellationError` and delivers
-/// nothing more. `Sendable` when its base is.
+/// When the consuming task is cancelled, iteration throws `CancellationError` (rather than
+/// whatever the base throws then) and delivers nothing more. `Sendable` when its base is.
 ///
 /// ```swift
 /// for try await event in chunks.events where event.type == "score" {

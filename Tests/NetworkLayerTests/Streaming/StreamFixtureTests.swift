@@ -9,7 +9,7 @@ import FoundationNetworking
 /// The streaming fixture server (Tests/Fixtures/stream_server.py) read over the network, through
 /// the parsers: proof that the routes send what their docstring says, and that the views work
 /// on chunks as Foundation delivers them.
-@Suite("Streaming fixture server", .needsStreamServer)
+@Suite("Streaming fixture server", .needsStreamServer, .serialized)
 struct StreamFixtureTests {
     /// What a client reads from /sse/sample (SAMPLE_LINES in stream_server.py).
     static let sampleEvents = [
@@ -153,10 +153,12 @@ struct StreamFixtureTests {
     @Test func theEndlessStreamSendsExactlyTheEventsAskedFor() async throws {
         let (_, chunks) = try await StreamingClient.open(try url("/sse/endless?events=20000&size=50"))
         var count = 0
+        var wrongSize = 0
         for try await event in chunks.events {
-            #expect(event.data.utf8.count == 50)
             count += 1
+            if event.data.utf8.count != 50 { wrongSize += 1 }
         }
         #expect(count == 20_000)
+        #expect(wrongSize == 0)
     }
 }

@@ -94,22 +94,50 @@ struct StreamingSequenceTests {
         }
     }
 
-    @Test func cancellingTheConsumingTaskEndsTheSequence() async throws {
+    @Test func cancellingTheConsumingTaskEndsTheSequenceWithoutItsUnfinishedLine() async throws {
         let (stream, continuation) = AsyncStream<Data>.makeStream()
-        continuation.yield(Data("first\n".utf8))
-        let firstLine = AsyncStream<String>.makeStream()
+        continuation.yield(Data("first\npart".utf8))
+        let delivered = AsyncStream<String>.makeStream()
         let consumer = Task {
+            defer { delivered.continuation.finish() }
             for try await line in stream.lines {
-                firstLine.continuation.yield(line)
+                delivered.continuation.yield(line)
             }
         }
         // Once the first line is through, the consumer waits in the base for more.
-        var lines = firstLine.stream.makeAsyncIterator()
+        var lines = delivered.stream.makeAsyncIterator()
         #expect(await lines.next() == "first")
         consumer.cancel()
-        // AsyncStream ends quietly on cancellation; the line sequence says why it ended.
+        // AsyncStream ends quietly on cancellation; the line sequence says why it ended, and
+        // "part" is not passed off as a last line.
         await #expect(throws: CancellationError.self) { try await consumer.value }
+        #expect(await lines.next() == nil)
         continuation.finish()
+    }
+
+    @Test func cancellationIsReportedAsSuchWhenTheBaseFailsWithAnErrorOfItsOwn() async throws {
+        // Like a URLSession bridge whose task, cancelled first, completes with URLError(.cancelled).
+        struct FailsWhenCancelled: AsyncSequence, Sendable {
+            let entered: AsyncStream<Void>.Continuation
+            struct Iterator: AsyncIteratorProtocol {
+                let entered: AsyncStream<Void>.Continuation
+                mutating func next() async throws -> Data? {
+                    entered.yield()
+                    try? await Task.sleep(nanoseconds: 60_000_000_000)
+                    throw BaseFailure(code: 9)
+                }
+            }
+            func makeAsyncIterator() -> Iterator { Iterator(entered: entered) }
+        }
+        let (entered, signal) = AsyncStream<Void>.makeStream()
+        let consumer = Task {
+            for try await _ in FailsWhenCancelled(entered: signal).lines {}
+        }
+        // Cancelled only once it waits in the base, so that the base's own error is what comes back.
+        var waiting = entered.makeAsyncIterator()
+        _ = await waiting.next()
+        consumer.cancel()
+        await #expect(throws: CancellationError.self) { try await consumer.value }
     }
 
     @Test func nothingIsDeliveredAfterCancellationEvenFromTheCurrentChunk() async throws {
