@@ -14,6 +14,9 @@ if only == nil {
 if runs("stub") {
     try await runOverheadBenchmark()
 }
+if runs("streaming") {
+    try await runStreamingBenchmarks()
+}
 if let server = ProcessInfo.processInfo.environment["NETWORKLAYER_FIXTURE_URL"].flatMap(URL.init(string:)) {
     if runs("router") { try await runRouterBenchmarks(server: server) }
     if runs("curl") { try await runCurlBenchmarks(server: server) }

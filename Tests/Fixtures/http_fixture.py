@@ -1,6 +1,6 @@
 """HTTP/1.1 server machinery shared by the test fixture servers.
 
-fixture_server.py and fake_tmdb.py both need a server whose bytes on the wire
+fixture_server.py, fake_tmdb.py and stream_server.py need a server whose bytes on the wire
 are exactly the ones their routes describe: no framework that "fixes" a
 deliberately broken response, adds headers, or buffers a multi-gigabyte body.
 This module is that server, written directly on asyncio streams; each server

@@ -11,6 +11,11 @@ extension Trait where Self == ConditionTrait {
         .enabled(if: TestServers.fixture != nil, Comment(rawValue: TestServers.skipReason))
     }
 
+    /// Runs the test only when Scripts/test has started the streaming fixture server.
+    public static var needsStreamServer: Self {
+        .enabled(if: TestServers.stream != nil, Comment(rawValue: TestServers.skipReason))
+    }
+
     /// Runs the test only when Scripts/test has started the fake TMDB server.
     public static var needsFakeTMDB: Self {
         .enabled(if: TestServers.fakeTMDB != nil, Comment(rawValue: TestServers.skipReason))

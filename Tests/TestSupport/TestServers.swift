@@ -13,6 +13,9 @@ public enum TestServers {
     public static let httpbin = url("NETWORKLAYER_HTTPBIN_URL")
     /// Our fixture server, Tests/Fixtures/fixture_server.py (`NETWORKLAYER_FIXTURE_URL`).
     public static let fixture = url("NETWORKLAYER_FIXTURE_URL")
+    /// The streaming fixture server, Tests/Fixtures/stream_server.py: server-sent events and
+    /// newline-delimited JSON (`NETWORKLAYER_STREAM_URL`).
+    public static let stream = url("NETWORKLAYER_STREAM_URL")
     /// The fake TMDB API, Tests/Fixtures/fake_tmdb.py, including its `/3` (`NETWORKLAYER_FAKE_TMDB_URL`).
     public static let fakeTMDB = url("NETWORKLAYER_FAKE_TMDB_URL")
     /// The built movie-db executable (`NETWORKLAYER_MOVIE_DB_BIN`).

@@ -25,6 +25,9 @@ struct Exchange: Sendable {
     let deadline: UInt64
     /// Redirects followed so far.
     var redirectCount = 0
+    /// Where the transport puts the body of a streamed request (``Router/stream(_:options:)``);
+    /// `nil` when the body is received whole.
+    var streamedBody: StreamedBody?
 
     init(
         request: URLRequest, payload: Payload, context: RequestContext, transport: any HTTPTransport,

@@ -42,6 +42,10 @@ public enum NetworkError: Error, Sendable {
     /// already at the destination is left as it was.
     case download(DownloadError)
 
+    /// A streamed body could not be read: its reader fell too far behind a transport that
+    /// cannot pause (see ``StreamError``).
+    case stream(StreamError)
+
     /// Anything else a transport or plugin threw.
     case underlying(any Error)
 
@@ -50,7 +54,7 @@ public enum NetworkError: Error, Sendable {
         switch self {
         case .unacceptableStatusCode(let response), .decoding(_, let response):
             return response
-        case .invalidRequest, .transport, .timedOut, .cancelled, .download, .underlying:
+        case .invalidRequest, .transport, .timedOut, .cancelled, .download, .stream, .underlying:
             return nil
         }
     }
@@ -85,6 +89,8 @@ public enum NetworkError: Error, Sendable {
             self = .invalidRequest(error)
         case let error as DownloadError:
             self = .download(error)
+        case let error as StreamError:
+            self = .stream(error)
         default:
             self = .underlying(error)
         }
@@ -108,6 +114,7 @@ extension NetworkError: CustomStringConvertible, CustomDebugStringConvertible {
         case .unacceptableStatusCode: name = "unacceptableStatusCode"
         case .decoding: name = "decoding"
         case .download: name = "download"
+        case .stream: name = "stream"
         case .underlying(let error): name = "underlying(\(type(of: error)))"
         }
         let request = response.map { " [\($0.description)]" } ?? ""
@@ -138,6 +145,8 @@ extension NetworkError: LocalizedError {
             return "The \(response.statusCode) response could not be decoded: \(Self.describe(error))."
                 + " Body begins: \(Self.bodyExcerpt(response.data))"
         case .download(let error):
+            return error.errorDescription
+        case .stream(let error):
             return error.errorDescription
         case .underlying(let error):
             return "The request failed: \(error.localizedDescription)"

@@ -108,8 +108,10 @@ final class RequestHandle: Cancellable {
         deliver(outcome, attempts)
     }
 
-    /// Records the first interruption, stops the work, and delivers the interruption.
-    private func interrupt(with error: NetworkError) {
+    /// Records the first interruption (a cancellation, a deadline, a stream's idle timeout),
+    /// stops the work, and delivers the interruption; does nothing once the request has finished
+    /// or committed.
+    func interrupt(with error: NetworkError) {
         let stop = state.withLock { state -> (@Sendable () -> Void)?? in
             guard !state.isFinished, !state.isCommitted, state.interruption == nil else { return .none }
             state.interruption = error

@@ -58,9 +58,9 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     /// Whether and how far redirects are followed; ``RedirectPolicy/follow`` unless given.
     public let redirects: RedirectPolicy
 
-    private let chain: Chain
-    private let scheduler: DeadlineScheduler
-    private let inFlight = InFlightRequests()
+    let chain: Chain
+    let scheduler: DeadlineScheduler
+    let inFlight = InFlightRequests()
 
     /// Creates a router.
     ///
@@ -168,15 +168,19 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     }
 
     /// The endpoint as a request with its payload, ready for the chain.
-    private func build(
-        _ route: EndPoint, context: RequestContext, handle: RequestHandle, progress: ProgressReporter?
+    ///
+    /// - Parameter timeout: The deadline retries must fit in: the endpoint's, unless a stream
+    ///   gives its own.
+    func build(
+        _ route: EndPoint, context: RequestContext, handle: RequestHandle, progress: ProgressReporter?,
+        timeout: TimeInterval? = nil
     ) throws(NetworkError) -> Exchange {
         do {
             let (request, body) = try RequestBuilder.makeRequestAndBody(for: route)
             return Exchange(
                 request: request, payload: try Payload(body), context: context, transport: transport(for: route),
                 acceptableStatusCodes: route.acceptableStatusCodes, progress: progress, handle: handle,
-                deadline: Seconds.uptime(after: route.timeout))
+                deadline: Seconds.uptime(after: timeout ?? route.timeout))
         } catch {
             throw NetworkError(error, redaction: redaction)
         }
@@ -185,7 +189,9 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     /// Sends `exchange` through the chain, in a task; or, when the chain is plain and the body
     /// in memory, straight to a callback transport without one.
     private func send(_ exchange: Exchange) {
-        if chain.isPlain, case .inRequest = exchange.payload, let transport = exchange.transport as? any CallbackTransport {
+        if chain.isPlain, case .inRequest = exchange.payload, exchange.streamedBody == nil,
+            let transport = exchange.transport as? any CallbackTransport
+        {
             sendDirectly(exchange, through: transport)
             return
         }

@@ -14,12 +14,28 @@ public struct StubResponse: Sendable {
     public var headers: HTTPHeaders
     /// The body.
     public var data: Data
+    /// The lengths of the chunks a streamed request receives the body in (see
+    /// ``Router/stream(_:options:)``); `nil` (the default) for one chunk.
+    public var chunkLengths: [Int]?
 
     /// Creates a canned answer.
     public init(statusCode: Int = 200, headers: HTTPHeaders = [:], data: Data = Data()) {
         self.statusCode = statusCode
         self.headers = headers
         self.data = data
+        self.chunkLengths = nil
+    }
+
+    /// Creates a canned answer whose body a streamed request receives in `chunks`, as given.
+    ///
+    /// ```swift
+    /// StubResponse(headers: ["Content-Type": "text/event-stream"], chunks: [
+    ///     Data("data: hel".utf8), Data("lo\n\n".utf8),
+    /// ])
+    /// ```
+    public init(statusCode: Int = 200, headers: HTTPHeaders = [:], chunks: [Data]) {
+        self.init(statusCode: statusCode, headers: headers, data: chunks.reduce(into: Data()) { $0.append($1) })
+        self.chunkLengths = chunks.map(\.count)
     }
 }
 

@@ -23,10 +23,10 @@ public struct StubTransport: HTTPTransport {
     /// Decides the answer to a request.
     public typealias Responder = @Sendable (URLRequest) async throws -> StubResponse
 
-    private let respond: Responder
+    let respond: Responder
     /// The answer when it is fixed: then it is given without a Swift task.
-    private let fixed: StubResponse?
-    private let delay: TimeInterval
+    let fixed: StubResponse?
+    let delay: TimeInterval
 
     /// Answers each request with what `respond` returns, after `delay` seconds.
     public init(delay: TimeInterval = 0, _ respond: @escaping Responder) {

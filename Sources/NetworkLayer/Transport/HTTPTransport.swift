@@ -35,4 +35,31 @@ public protocol HTTPTransport: Sendable {
     /// Sends `request` and writes a 2xx body into `file`, reporting bytes received. The
     /// default implementation receives the body in memory through ``send(_:)``.
     func download(_ request: URLRequest, to file: URL, progress: @escaping TransferProgressHandler) async throws -> (Data, HTTPURLResponse)
+
+    /// Sends `request` and returns as soon as the response head has arrived, with the body to
+    /// read as it comes (whatever the status). The default implementation receives the whole
+    /// body through ``send(_:)`` first: right for stubs, not for endless streams.
+    func stream(_ request: URLRequest) async throws -> StreamedResponse
+}
+
+/// A response whose body is read as it arrives: what ``HTTPTransport/stream(_:)`` returns.
+public struct StreamedResponse: Sendable {
+    /// The head: status and headers.
+    public let response: HTTPURLResponse
+    /// The body, chunk by chunk.
+    public let body: BodyStream
+
+    /// Creates a streamed response.
+    public init(response: HTTPURLResponse, body: BodyStream) {
+        self.response = response
+        self.body = body
+    }
+}
+
+extension HTTPTransport {
+    /// ``send(_:)``, with its body handed over as one chunk.
+    public func stream(_ request: URLRequest) async throws -> StreamedResponse {
+        let (data, response) = try await send(request)
+        return StreamedResponse(response: response, body: BodyStream(data))
+    }
 }

@@ -14,7 +14,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     // Keyed by task object: task identifiers are unique only within one session, and the
     // transport's two sessions share this delegate.
     private let challenged = Locked<[ObjectIdentifier: HTTPURLResponse]>([:])
-    private let transfers = Locked<[ObjectIdentifier: SessionTaskCall]>([:])
+    private let transfers = Locked<[ObjectIdentifier: any SessionTaskHandler]>([:])
 
     /// Challenges raised by a server's 401; TLS challenges keep Foundation's default handling.
     private static let httpAuthenticationMethods: Set<String> = [
@@ -53,13 +53,13 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         challenged.withLock { $0.removeValue(forKey: task) }
     }
 
-    // MARK: Uploads and downloads
+    // MARK: Uploads, downloads and streams
 
-    func register(_ call: SessionTaskCall, for task: URLSessionTask) {
+    func register(_ call: any SessionTaskHandler, for task: URLSessionTask) {
         transfers.withLock { $0[ObjectIdentifier(task)] = call }
     }
 
-    private func call(for task: URLSessionTask) -> SessionTaskCall? {
+    private func call(for task: URLSessionTask) -> (any SessionTaskHandler)? {
         transfers.withLock { $0[ObjectIdentifier(task)] }
     }
 
@@ -96,4 +96,15 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         let call = transfers.withLock { $0.removeValue(forKey: ObjectIdentifier(task)) }
         call?.complete(error: error, challengeResponse: takeChallengeResponse(for: ObjectIdentifier(task)))
     }
+}
+
+/// What ``SessionDelegate`` hands a delegate-driven task's events to: an upload or download
+/// (``SessionTaskCall``) or a streamed response (``StreamTaskCall``).
+protocol SessionTaskHandler: AnyObject, Sendable {
+    /// The body of a streamed upload, opened anew each time libcurl asks for it.
+    var upload: StreamedUpload? { get }
+    func didSend(_ sent: Int64, of total: Int64?)
+    func didReceive(_ response: URLResponse)
+    func didReceive(_ data: Data)
+    func complete(error: (any Error)?, challengeResponse: HTTPURLResponse?)
 }

@@ -6,7 +6,7 @@ import FoundationNetworking
 /// One upload or download driven by ``SessionDelegate``: collects the response, writes a
 /// download's 2xx body to its file as it arrives, reports progress, and hands the outcome to
 /// its completion exactly once.
-final class SessionTaskCall: @unchecked Sendable {
+final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
     /// Where the response body goes.
     enum BodyTarget {
         /// Kept in memory (an upload's response).

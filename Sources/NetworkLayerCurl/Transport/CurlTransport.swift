@@ -74,12 +74,7 @@ public struct CurlTransport: HTTPTransport {
     /// `completion`, exactly once, and the returned closure cancels.
     func start(_ request: CurlRequest, call: CurlCall, completion: @escaping Completion) -> @Sendable () -> Void {
         do {
-            if let pin = configuration.pinnedPublicKeys.first(where: { !CurlTransport.isWellFormedPin($0) }) {
-                throw CurlFailure.error(
-                    .secureConnectionFailed,
-                    "The pinned public key \"\(pin.prefix(60))\" is not \"sha256//\" followed by a base64 SHA-256 digest.",
-                    url: request.redactedURL)
-            }
+            try checkPins(for: request)
             let engine = try engine
             let transfer = try engine.prepare(request, delegate: call)
             // The owner, and so the engine's thread, stays until the call ends.
@@ -89,6 +84,33 @@ public struct CurlTransport: HTTPTransport {
         } catch {
             completion(.failure(error))
             return {}
+        }
+    }
+
+    /// Starts a streamed request; its head and failures go to `call`.
+    func start(_ request: CurlRequest, call: CurlStreamCall) -> @Sendable () -> Void {
+        do {
+            try checkPins(for: request)
+            let engine = try engine
+            let transfer = try engine.prepare(request, delegate: call)
+            // The owner, and so the engine's thread, stays until the transfer ends.
+            call.keep(owner)
+            let handle = engine.start(transfer)
+            call.attach(handle)
+            return { handle.cancel() }
+        } catch {
+            call.transferDidFail(before: error)
+            return {}
+        }
+    }
+
+    /// Throws when a configured pin is not `sha256//` and a base64 SHA-256 digest.
+    private func checkPins(for request: CurlRequest) throws {
+        if let pin = configuration.pinnedPublicKeys.first(where: { !CurlTransport.isWellFormedPin($0) }) {
+            throw CurlFailure.error(
+                .secureConnectionFailed,
+                "The pinned public key \"\(pin.prefix(60))\" is not \"sha256//\" followed by a base64 SHA-256 digest.",
+                url: request.redactedURL)
         }
     }
 

@@ -34,6 +34,8 @@ struct RedirectStage: RequestStage {
         guard exchange.redirectCount < policy.limit else {
             throw .transport(URLError(.httpTooManyRedirects, userInfo: [NSLocalizedDescriptionKey: "More than \(policy.limit) redirects."]))
         }
+        // A streamed redirect's body is not read.
+        exchange.streamedBody?.drop()
         var next = exchange
         next.redirectCount += 1
         next.request = redirection.request

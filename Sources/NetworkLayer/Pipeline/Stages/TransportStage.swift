@@ -4,7 +4,8 @@ import FoundationNetworking
 #endif
 
 /// The end of the chain: the exchange's transport sends the request, with its body in memory,
-/// as an upload, or into a download's working file. No redirect is followed and no status
+/// as an upload, or into a download's working file; a streamed request's body is left in the
+/// exchange's ``StreamedBody`` for the caller to read. No redirect is followed and no status
 /// judged here; what the transport throws becomes a ``NetworkError``.
 enum TransportStage {
     static func send(_ exchange: Exchange) async throws(NetworkError) -> Response {
@@ -16,6 +17,11 @@ enum TransportStage {
             let (data, httpResponse): (Data, HTTPURLResponse)
             switch exchange.payload {
             case .inRequest:
+                if let streamed = exchange.streamedBody {
+                    let response = try await transport.stream(request)
+                    streamed.keep(response.body)
+                    return Response(request: request, httpResponse: response.response, data: Data())
+                }
                 (data, httpResponse) = try await transport.send(request)
             case .upload(let body, _):
                 (data, httpResponse) = try await transport.upload(request, body: body, progress: report)

@@ -4,8 +4,18 @@ import Foundation
 /// (``EndPointType/acceptableStatusCodes``) with ``NetworkError/unacceptableStatusCode(_:)``,
 /// which keeps the whole response.
 struct ValidationStage: RequestStage {
+    /// The most of a streamed response's error body kept in the error: 1 MiB. The server
+    /// controls it, and a stream may not end.
+    static let streamedErrorBodyLimit = 1 << 20
+
     func send(_ exchange: Exchange, next: Next) async throws(NetworkError) -> Response {
-        try Self.validate(try await next(exchange), acceptable: exchange.acceptableStatusCodes)
+        var response = try await next(exchange)
+        if !exchange.acceptableStatusCodes.contains(response.statusCode), let streamed = exchange.streamedBody?.take() {
+            // The error's body is read here, so that the error keeps what the server said.
+            let body = await streamed.collect(upTo: Self.streamedErrorBodyLimit)
+            response = Response(request: response.request, httpResponse: response.httpResponse, data: body)
+        }
+        return try Self.validate(response, acceptable: exchange.acceptableStatusCodes)
     }
 
     static func validate(_ response: Response, acceptable: Set<Int>) throws(NetworkError) -> Response {

@@ -1,0 +1,123 @@
+import Dispatch
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension Router {
+    /// Sends `route` and returns its response as it arrives: the head first, then the body's
+    /// chunks (see ``ResponseStream``).
+    ///
+    /// The request goes through the same chain as any other: request building, the plugins'
+    /// `prepare` and `willSend`, retries and a plugin's replay before the head arrives,
+    /// redirects, and the endpoint's acceptable status codes. The endpoint's
+    /// ``EndPointType/timeout`` does not apply: `options` say how long the stream may be idle
+    /// and how long it may last.
+    ///
+    /// ```swift
+    /// for try await line in router.stream(.logs).lines {
+    ///     print(line)
+    /// }
+    /// ```
+    public func stream(_ route: EndPoint, options: StreamOptions = StreamOptions()) -> ResponseStream {
+        startStream(route, options: options, headers: [:])
+    }
+
+    /// Sends `route` as a stream for a caller without `async`: `onChunk` gets each chunk in
+    /// order, one at a time, on ``callbackQueue`` (the next chunk is read when it returns), then
+    /// `completion` runs exactly once with the response head or the error.
+    ///
+    /// ```swift
+    /// let handle = router.stream(.logs, onChunk: { chunk in append(chunk) }) { result in
+    ///     if case .failure(let error) = result { show(error) }
+    /// }
+    /// handle.cancel()
+    /// ```
+    ///
+    /// - Returns: A handle that stops the stream.
+    @discardableResult
+    public func stream(
+        _ route: EndPoint, options: StreamOptions = StreamOptions(),
+        onChunk: @escaping @Sendable (Data) -> Void,
+        completion: @escaping @Sendable (Result<Response, NetworkError>) -> Void
+    ) -> any Cancellable {
+        let stream = self.stream(route, options: options)
+        let queue = callbackQueue
+        Task {
+            var result: Result<Response, NetworkError>
+            do throws(NetworkError) {
+                for try await chunk in stream {
+                    await withCheckedContinuation { continuation in
+                        queue.async {
+                            onChunk(chunk)
+                            continuation.resume()
+                        }
+                    }
+                }
+                result = .success(try await stream.response())
+            } catch {
+                result = .failure(error)
+            }
+            queue.async { completion(result) }
+        }
+        return stream.state.handle
+    }
+
+    /// Starts a streamed request: the chain up to the head in a task, then the body for the
+    /// reader of the returned stream. `headers` are added to the request (a reconnecting event
+    /// stream's `Last-Event-ID`).
+    func startStream(_ route: EndPoint, options: StreamOptions, headers: HTTPHeaders) -> ResponseStream {
+        let id = inFlight.nextID()
+        let context = RequestContext(id: id, target: route, startedAt: Date(), attempt: 0, redaction: redaction)
+        let reader = Locked<StreamState?>(nil)
+        let handle = RequestHandle(id: id, scheduler: scheduler) { [plugins, inFlight] result, attempts in
+            inFlight.remove(id)
+            var context = context
+            context.attempt = attempts
+            for plugin in plugins { plugin.didReceive(result, context: context) }
+            reader.withLock { $0 }?.finish(plugins.reduce(result) { $1.process($0, context: context) })
+        }
+        let state = StreamState(handle: handle, redaction: redaction, idleTimeout: options.idleTimeout, scheduler: scheduler)
+        reader.withLock { $0 = state }
+        inFlight.insert(handle)
+
+        var exchange: Exchange
+        do throws(NetworkError) {
+            exchange = try build(route, context: context, handle: handle, progress: nil, timeout: options.deadline ?? .infinity)
+            for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+                do {
+                    try exchange.request.setHeader(value, for: name)
+                } catch {
+                    throw .invalidRequest(error)
+                }
+            }
+        } catch {
+            handle.finish(.failure(error))
+            return ResponseStream(state: state)
+        }
+        exchange.streamedBody = StreamedBody()
+        handle.arm(timeout: options.deadline ?? .infinity)
+        state.watchIdleness()
+
+        let chain = self.chain
+        let task = Task.startingNow {
+            switch await chain.run(exchange) {
+            case .success(let head):
+                guard let body = exchange.streamedBody?.take() else {
+                    // Not streamed after all (an upload or download task): the response is whole.
+                    handle.finish(.success(head))
+                    return
+                }
+                state.didReceive(head, body: body)
+            case .failure(let error):
+                exchange.streamedBody?.drop()
+                handle.finish(.failure(error))
+            }
+        }
+        handle.attach {
+            task.cancel()
+            state.stop()
+        }
+        return ResponseStream(state: state)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Why a streamed body could not be read: as lines, server-sent events or JSON lines, or at all
+/// because its reader fell too far behind.
+///
+/// The parsers hold at most one line (and, for server-sent events, one event) in memory, so a
+/// server that never ends a line cannot make the process grow without bound: past the limit,
+/// reading stops with one of these errors instead. Line numbers count from 1 and include empty
+/// lines.
+///
+/// ```swift
+/// do {
+///     for try await item in chunks.decodeLines(Item.self) { show(item) }
+/// } catch StreamError.decoding(let line, let error) {
+///     print("line \(line) is not an Item:", error)
+/// } catch StreamError.lineTooLong(let line, let limit) {
+///     print("line \(line) is longer than \(limit) bytes")
+/// }
+/// ```
+public enum StreamError: Error, Sendable {
+    /// Line `line` is longer than `limit` bytes (UTF-8, line end excluded). The rest of the stream
+    /// is not read.
+    case lineTooLong(line: Int, limit: Int)
+
+    /// The `data` of the server-sent event that line `line` belongs to is longer than `limit`
+    /// bytes. The rest of the stream is not read.
+    case eventTooLarge(line: Int, limit: Int)
+
+    /// Line `line` of a JSON-lines stream could not be decoded. The error is usually a
+    /// `DecodingError` with the coding path inside that line's value.
+    case decoding(line: Int, any Error)
+
+    /// The reader fell `bufferedBytes` behind a transport that cannot pause
+    /// (``URLSessionTransport`` on Linux: FoundationNetworking has no way to), past
+    /// ``BodyStream/hardLimit``; the transfer was stopped rather than buffered without bound.
+    /// A transport that pauses (the libcurl one) never fails this way.
+    case consumerTooSlow(bufferedBytes: Int)
+}
+
+extension StreamError: LocalizedError {
+    /// A sentence that says which line was wrong and why.
+    public var errorDescription: String? {
+        switch self {
+        case .lineTooLong(let line, let limit):
+            return "Line \(line) of the stream is longer than the \(limit)-byte limit."
+        case .eventTooLarge(let line, let limit):
+            return "At line \(line), the data of a server-sent event grows past the \(limit)-byte limit."
+        case .decoding(let line, let error):
+            return "Line \(line) of the stream could not be decoded: \(NetworkError.describe(error))."
+        case .consumerTooSlow(let bytes):
+            return "The stream was stopped: its reader fell \(bytes) bytes behind a transport that cannot pause."
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension StubTransport {
+    /// Answers as ``send(_:)`` does, the body in the chunks the stub names
+    /// (``StubResponse/chunkLengths``), so that stream handling can be tested without a server.
+    ///
+    /// - Throws: `URLError(.cancelled)` when the calling task is cancelled during the delay;
+    ///   whatever the responder throws.
+    public func stream(_ request: URLRequest) async throws -> StreamedResponse {
+        if delay > 0 {
+            do {
+                try await Task.sleep(nanoseconds: Seconds.nanoseconds(delay))
+            } catch {
+                throw URLError(.cancelled)
+            }
+        }
+        let stub = try await fixed ?? respond(request)
+        let (data, response) = try Self.answer(stub, to: request).get()
+        guard let lengths = stub.chunkLengths, !lengths.isEmpty else {
+            return StreamedResponse(response: response, body: BodyStream(data))
+        }
+        let buffer = BodyBuffer()
+        var offset = 0
+        for length in lengths where offset < data.count {
+            let end = min(data.count, offset + max(1, length))
+            _ = buffer.write(data.subdata(in: offset..<end))
+            offset = end
+        }
+        if offset < data.count { _ = buffer.write(data.subdata(in: offset..<data.count)) }
+        buffer.finish(throwing: nil)
+        return StreamedResponse(response: response, body: BodyStream(buffer))
+    }
+}

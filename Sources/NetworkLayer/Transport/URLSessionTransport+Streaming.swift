@@ -1,0 +1,30 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension URLSessionTransport {
+    /// Sends `request` with a delegate-driven data task and returns when the head has arrived;
+    /// the body's chunks go to the stream as Foundation delivers them.
+    ///
+    /// FoundationNetworking cannot pause a transfer: a reader that falls
+    /// ``BodyStream/hardLimit`` bytes behind fails the stream with
+    /// ``StreamError/consumerTooSlow(bufferedBytes:)``. With a session of your own
+    /// (``init(session:)``) the body is received whole first, as ``HTTPTransport``'s default does.
+    public func stream(_ request: URLRequest) async throws -> StreamedResponse {
+        guard let (session, delegate) = ownedTransferSession else {
+            let (data, response) = try await send(request)
+            return StreamedResponse(response: response, body: BodyStream(data))
+        }
+        let task = session.dataTask(with: request)
+        let call = StreamTaskCall(method: request.httpMethod)
+        delegate.register(call, for: task)
+        call.buffer.connect(onResume: {}, onCancel: { task.cancel() })
+        let head = try await awaitCallback { deliver in
+            call.start(deliver)
+            task.resume()
+            return { task.cancel() }
+        }.get()
+        return StreamedResponse(response: head, body: BodyStream(call.buffer))
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import NetworkLayer
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension CurlTransport {
+    /// Sends `request` and returns when the head has arrived; the body's chunks go to the stream
+    /// as libcurl reads them. A reader that falls behind pauses the transfer (libcurl stops
+    /// reading from the socket, and the server is slowed by TCP's flow control), so memory stays
+    /// bounded however slow the reader is.
+    public func stream(_ request: URLRequest) async throws -> StreamedResponse {
+        let curlRequest = try CurlRequest(request)
+        let call = CurlStreamCall(url: curlRequest.originalURL)
+        let head = try await awaitCallback { deliver in
+            call.start(deliver)
+            return start(curlRequest, call: call)
+        }.get()
+        return StreamedResponse(response: head, body: BodyStream(call.buffer))
+    }
+}
+
+/// One streamed response of ``CurlTransport``: the head to its caller, the body into a buffer
+/// that pauses the transfer when the reader falls behind.
+///
+/// `@unchecked Sendable`: every mutable field is used with `lock` held.
+final class CurlStreamCall: CurlTransferDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private let url: URL
+    let buffer = BodyBuffer(canPause: true)
+    private var head: (@Sendable (Result<HTTPURLResponse, any Error>) -> Void)?
+    private var handle: CurlTransferHandle?
+    /// The transport's engine owner, kept until the transfer ends.
+    private var owner: AnyObject?
+
+    init(url: URL) {
+        self.url = url
+    }
+
+    /// Sets what receives the head (or the failure before it).
+    func start(_ head: @escaping @Sendable (Result<HTTPURLResponse, any Error>) -> Void) {
+        lock.lock()
+        self.head = head
+        lock.unlock()
+    }
+
+    func keep(_ owner: AnyObject) {
+        lock.lock()
+        self.owner = owner
+        lock.unlock()
+    }
+
+    /// The transfer could not start.
+    func transferDidFail(before error: any Error) {
+        lock.lock()
+        let head = self.head
+        self.head = nil
+        lock.unlock()
+        head?(.failure(error))
+        buffer.finish(throwing: error)
+    }
+
+    /// The transfer has started: the buffer can now pause, resume and stop it.
+    func attach(_ handle: CurlTransferHandle) {
+        lock.lock()
+        self.handle = handle
+        lock.unlock()
+        buffer.connect(onResume: { handle.resumeReceiving() }, onCancel: { handle.cancel() })
+    }
+
+    func transferDidReceive(head response: HTTPURLResponse) -> CurlDisposition {
+        lock.lock()
+        let head = self.head
+        self.head = nil
+        lock.unlock()
+        head?(.success(response))
+        return .proceed
+    }
+
+    func transferDidReceive(body chunk: UnsafeRawBufferPointer) -> CurlDisposition {
+        // The chunk is taken; a pause stops what comes after it.
+        if buffer.write(Data(chunk)) == .pause {
+            lock.lock()
+            let handle = self.handle
+            lock.unlock()
+            handle?.pauseReceiving()
+        }
+        return .proceed
+    }
+
+    func transferDidSend(_ sent: Int64, of total: Int64) {}
+
+    func transferDidComplete(error: URLError?) {
+        lock.lock()
+        let head = self.head
+        self.head = nil
+        owner = nil
+        lock.unlock()
+        if let head {
+            head(.failure(error ?? URLError(.badServerResponse)))
+            buffer.finish(throwing: nil)
+            return
+        }
+        buffer.finish(throwing: error)
+    }
+}
