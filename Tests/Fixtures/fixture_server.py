@@ -458,9 +458,11 @@ async def r_early_hints(req):
     return FAST
 
 
+# The cookies are scoped to this route's path: URLSession keeps them in its shared storage and
+# would otherwise send them with every later request of the test run to 127.0.0.1.
 REPEATED_HEADERS = Response(200, (("Content-Type", "application/json"), ("X-Repeated", "first"),
-                                  ("X-Repeated", "second"), ("Set-Cookie", "a=1"),
-                                  ("Set-Cookie", "b=2")), b"{}")
+                                  ("X-Repeated", "second"), ("Set-Cookie", "a=1; Path=/repeated-headers"),
+                                  ("Set-Cookie", "b=2; Path=/repeated-headers")), b"{}")
 
 
 async def r_repeated_headers(req):
