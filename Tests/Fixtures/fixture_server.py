@@ -43,7 +43,7 @@ Routes (any method unless noted; unknown paths get 404 {"error":"no route"}):
                                 is closed without a word (a client must re-send it)
     /content-length?value=V&body=B   200 with "Content-Length: V" verbatim and body B
     /early-hints                103 Early Hints, then 200 {"ok":true}
-    /repeated-headers           200 with X-Repeated twice and two Set-Cookie fields
+    /repeated-headers           200 with X-Repeated twice and two Link fields
 
 Python 3.11 standard library only; binds to 127.0.0.1 and nothing else.
 """
@@ -458,9 +458,11 @@ async def r_early_hints(req):
     return FAST
 
 
+# No Set-Cookie here: URLSession keeps cookies in its shared storage and FoundationNetworking
+# sends them with every later request to the host, whatever their Path.
 REPEATED_HEADERS = Response(200, (("Content-Type", "application/json"), ("X-Repeated", "first"),
-                                  ("X-Repeated", "second"), ("Set-Cookie", "a=1"),
-                                  ("Set-Cookie", "b=2")), b"{}")
+                                  ("X-Repeated", "second"), ("Link", "</a>; rel=next"),
+                                  ("Link", "</b>; rel=last")), b"{}")
 
 
 async def r_repeated_headers(req):

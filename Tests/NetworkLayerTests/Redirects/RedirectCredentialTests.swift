@@ -42,9 +42,11 @@ struct RedirectCredentialTests {
         let headers = try await echoedHeaders(
             try crossOrigin(["Authorization": "Bearer s", "Cookie": "c=1", "X-Api-Key": "k", "X-Session": "s", "X-Visible": "yes"]),
             through: router)
-        for name in ["authorization", "cookie", "x-api-key", "x-session"] {
+        for name in ["authorization", "x-api-key", "x-session"] {
             #expect(headers[name] == nil, "\(name) followed the redirect")
         }
+        // Foundation adds the cookies it stored for the target's host itself; ours must not follow.
+        #expect(headers["cookie"]?.contains("c=1") != true)
         #expect(headers["x-visible"] == "yes")
     }
 
@@ -52,7 +54,8 @@ struct RedirectCredentialTests {
         let router = Router<TestEndpoint>(callbackQueue: DispatchQueue(label: "tests"), redaction: .none)
         let headers = try await echoedHeaders(try crossOrigin(["Authorization": "Bearer s", "Cookie": "c=1"]), through: router)
         #expect(headers["authorization"] == nil)
-        #expect(headers["cookie"] == nil)
+        // Foundation adds the cookies it stored for the target's host itself; ours must not follow.
+        #expect(headers["cookie"]?.contains("c=1") != true)
     }
 
     @Test func credentialsFollowARedirectWithinTheOrigin() async throws {
