@@ -58,7 +58,8 @@ extension Router {
             } catch {
                 result = .failure(error)
             }
-            queue.async { completion(result) }
+            let outcome = result
+            queue.async { completion(outcome) }
         }
         return stream.state.handle
     }
@@ -100,7 +101,9 @@ extension Router {
         state.watchIdleness()
 
         let chain = self.chain
+        let prepared = exchange
         let task = Task.startingNow {
+            let exchange = prepared
             switch await chain.run(exchange) {
             case .success(let head):
                 guard let body = exchange.streamedBody?.take() else {

@@ -23,7 +23,7 @@ public struct BodyStream: AsyncSequence, Sendable {
 
     let buffer: BodyBuffer
 
-    init(_ buffer: BodyBuffer) {
+    package init(_ buffer: BodyBuffer) {
         self.buffer = buffer
     }
 

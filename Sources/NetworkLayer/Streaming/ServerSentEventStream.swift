@@ -77,8 +77,7 @@ public struct ServerSentEventStream<EndPoint: EndPointType>: AsyncSequence, Send
                         try parser.append(chunk) { pending.append($0) }
                         continue
                     }
-                    // The connection ended cleanly: an event not ended by a blank line is dropped.
-                    parser.finish()
+                    // The connection ended cleanly.
                 } catch let error as StreamError {
                     stop()
                     throw error
@@ -93,6 +92,9 @@ public struct ServerSentEventStream<EndPoint: EndPointType>: AsyncSequence, Send
                         throw error
                     }
                 }
+                // Whatever was not dispatched belongs to the lost connection (WHATWG: the event
+                // being built is dropped); the last event id and retry carry over.
+                parser.finish()
                 try await reconnectLater()
             }
         }

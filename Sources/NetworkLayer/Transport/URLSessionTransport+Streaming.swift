@@ -19,7 +19,10 @@ extension URLSessionTransport {
         let task = session.dataTask(with: request)
         let call = StreamTaskCall(method: request.httpMethod)
         delegate.register(call, for: task)
-        call.buffer.connect(onResume: {}, onCancel: { task.cancel() })
+        // Cancelled off the caller's thread: `URLSessionTask.cancel()` waits for Foundation's work
+        // queue, which a fast stream keeps busy (seconds, measured). The buffer takes nothing more
+        // from the moment it is cancelled, so the reader is free at once either way.
+        call.buffer.connect(onResume: {}, onCancel: { DispatchQueue.global().async { task.cancel() } })
         let head = try await awaitCallback { deliver in
             call.start(deliver)
             task.resume()

@@ -92,6 +92,8 @@ enum ResponsesAndErrorsSnippets {
                 print(buildError)
             case .download(let downloadError):
                 print(downloadError.localizedDescription)
+            case .stream(let streamError):
+                print(streamError.localizedDescription)
             case .underlying(let other):
                 print(other)
             }
