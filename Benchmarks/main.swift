@@ -21,6 +21,9 @@ if let server = ProcessInfo.processInfo.environment["NETWORKLAYER_FIXTURE_URL"].
     if runs("router") { try await runRouterBenchmarks(server: server) }
     if runs("curl") { try await runCurlBenchmarks(server: server) }
     if runs("transfers") { try await runTransferBenchmarks(server: server) }
+}
+if only == "stream-memory", let server = ProcessInfo.processInfo.environment["NETWORKLAYER_STREAM_URL"].flatMap(URL.init(string:)) {
+    try await runStreamMemoryBenchmark(server: server, transport: CommandLine.arguments.dropFirst(2).first ?? "curl")
 } else {
     print("\n(NETWORKLAYER_FIXTURE_URL not set: network benchmarks skipped; use Scripts/bench)")
 }
