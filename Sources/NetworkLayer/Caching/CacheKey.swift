@@ -37,25 +37,42 @@ struct EntryKey: Hashable, Sendable {
     }
 }
 
-/// A request as the cache sees it: its primary key, and the means to check a stored `Vary`.
+/// A request as the cache sees it: its primary key, its headers, and the means to check a
+/// stored `Vary`.
 struct RequestKey: Sendable {
     let request: URLRequest
     let primary: PrimaryKey
+    /// The request's headers by lower-cased name, read once: `URLRequest.value(forHTTPHeaderField:)`
+    /// costs about a microsecond a call on Linux, and a lookup needs a dozen.
+    let headers: [String: String]
     /// The request URL's origin-relative identity (for same-origin `Location` checks).
     let url: URL
 
     /// `nil` for a request without a URL or with one that is not http(s).
-    init?(_ request: URLRequest, credentialHeaders: Set<String>) {
+    /// - Parameter credentialHeaders: Lower-cased names of the headers that carry a credential.
+    init?(_ request: URLRequest, credentialHeaders: [String]) {
         // One URLComponents per request: it is the costliest part of a lookup.
         guard let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
             let normalized = Self.normalizedURL(components)
         else { return nil }
         self.request = request
         self.url = url
+        var headers: [String: String] = [:]
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            let lowercased = name.lowercased()
+            // Two spellings of one name: combine them as a list, as HTTP would on the wire.
+            headers[lowercased] = headers[lowercased].map { $0 + "," + value } ?? value
+        }
+        self.headers = headers
         let method = (request.httpMethod ?? "GET").uppercased()
         primary = PrimaryKey(
             method: method, url: SHA256.hash(normalized),
-            credential: Self.credentialFingerprint(of: request, components: components, names: credentialHeaders))
+            credential: Self.credentialFingerprint(headers: headers, components: components, names: credentialHeaders))
+    }
+
+    /// The value of the request header `name` (lower-cased).
+    func header(_ name: String) -> String? {
+        headers[name]
     }
 
     /// The digest of this request's values for the header `names` (lower-cased).
@@ -67,7 +84,7 @@ struct RequestKey: Sendable {
         var hasher = SHA256()
         for name in names {
             hasher.update(Array(name.utf8) + [0])
-            if let value = request.value(forHTTPHeaderField: name) {
+            if let value = headers[name] {
                 let normalized = value.split(separator: ",", omittingEmptySubsequences: false)
                     .map { $0.trimmingCharacters(in: .whitespaces) }
                     .joined(separator: ",")
@@ -87,7 +104,7 @@ struct RequestKey: Sendable {
     /// The scheme and host lower-cased, the default port and the fragment removed, an empty
     /// path written `/`. The query is kept as it is: its order and escapes may matter to the
     /// server. `user:password@` is not part of it: it is a credential (see
-    /// ``credentialFingerprint(of:components:names:)``). `nil` unless the URL is http or https with a host.
+    /// ``credentialFingerprint(headers:components:names:)``). `nil` unless the URL is http or https with a host.
     static func normalizedURL(_ url: URL) -> String? {
         URLComponents(url: url, resolvingAgainstBaseURL: true).flatMap(normalizedURL)
     }
@@ -107,16 +124,18 @@ struct RequestKey: Sendable {
         return text
     }
 
-    /// A digest of the request's credentials: the values of the headers `names` (lower-cased)
+    /// A digest of the request's credentials: the values of the `headers` named in `names`
+    /// (both lower-cased)
     /// and the URL's `user:password@`. ``SHA256Digest/zero`` when the request carries none.
     ///
     /// Authenticated responses are thereby stored per credential and never served to a request
     /// with another one, and the secret itself is never kept.
-    static func credentialFingerprint(of request: URLRequest, components: URLComponents, names: Set<String>) -> SHA256Digest {
+    static func credentialFingerprint(headers: [String: String], components: URLComponents, names: [String]) -> SHA256Digest {
         var hasher = SHA256()
         var found = false
+        // Sorted, so that the configuration's order does not change the fingerprint.
         for name in names.sorted() {
-            guard let value = request.value(forHTTPHeaderField: name) else { continue }
+            guard let value = headers[name] else { continue }
             found = true
             hasher.update(Array(name.utf8) + [0] + Array(value.utf8) + [0])
         }

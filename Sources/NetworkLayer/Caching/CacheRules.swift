@@ -22,18 +22,18 @@ enum CacheRules {
 
     /// Headers that make a request the caller's own conditional or partial request, which the
     /// cache passes through untouched: it cannot tell what answer the caller expects.
-    private static let callerConditionals = ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"]
+    private static let callerConditionals = ["if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "if-range", "range"]
 
-    static func isCallersConditional(_ request: URLRequest) -> Bool {
-        callerConditionals.contains { request.value(forHTTPHeaderField: $0) != nil }
+    static func isCallersConditional(_ request: RequestKey) -> Bool {
+        callerConditionals.contains { request.header($0) != nil }
     }
 
     /// The request's `Cache-Control`; without one, `Pragma: no-cache` counts as `no-cache`
     /// (RFC 9111 §5.4, for HTTP/1.0 clients).
-    static func requestDirectives(_ request: URLRequest) -> CacheControl {
-        if let value = request.value(forHTTPHeaderField: "Cache-Control") { return CacheControl(value) }
+    static func requestDirectives(_ request: RequestKey) -> CacheControl {
+        if let value = request.header("cache-control") { return CacheControl(value) }
         var directives = CacheControl()
-        if let pragma = request.value(forHTTPHeaderField: "Pragma"), pragma.lowercased().contains("no-cache") {
+        if let pragma = request.header("pragma"), pragma.lowercased().contains("no-cache") {
             directives.noCache = true
         }
         return directives

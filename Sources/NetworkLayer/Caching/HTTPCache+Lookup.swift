@@ -44,12 +44,12 @@ extension HTTPCache {
         let now = configuration.clock()
         let method = (request.httpMethod ?? "GET").uppercased()
         let key = RequestKey(request, credentialHeaders: credentialHeaders)
-        guard let key, policy != .bypass, CacheRules.cacheableMethods.contains(method), !CacheRules.isCallersConditional(request)
+        guard let key, policy != .bypass, CacheRules.cacheableMethods.contains(method), !CacheRules.isCallersConditional(key)
         else {
             // Passed through; complete(_:with:) still invalidates after an unsafe method.
             return .send(request, Pending(request: request, method: method, key: key, requestTime: now, mayStore: false, validating: nil))
         }
-        let directives = CacheRules.requestDirectives(request)
+        let directives = CacheRules.requestDirectives(key)
         let plain = Pending(request: request, method: method, key: key, requestTime: now, mayStore: !directives.noStore, validating: nil)
         if policy == .reloadIgnoringLocalCacheData { return .send(request, plain) }
 

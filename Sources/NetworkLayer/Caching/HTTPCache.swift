@@ -53,7 +53,8 @@ public final class HTTPCache: Sendable {
     public let configuration: Configuration
     let memory: MemoryStore?
     let disk: DiskStore?
-    let credentialHeaders: Set<String>
+    /// ``Configuration/credentialHeaders``, lower-cased and sorted once.
+    let credentialHeaders: [String]
 
     /// Creates a cache, opening (and creating) the disk folder when the configuration has one.
     ///
@@ -61,7 +62,7 @@ public final class HTTPCache: Sendable {
     ///   created, listed, or is a file. A memory-only cache never throws.
     public init(configuration: Configuration = Configuration()) throws(HTTPCacheError) {
         self.configuration = configuration
-        credentialHeaders = Set(configuration.credentialHeaders.map { $0.lowercased() })
+        credentialHeaders = Set(configuration.credentialHeaders.map { $0.lowercased() }).sorted()
         memory = configuration.memoryCapacity > 0 ? MemoryStore(capacity: configuration.memoryCapacity) : nil
         if let directory = configuration.directory, configuration.diskCapacity > 0 {
             disk = try DiskStore(

@@ -7,14 +7,22 @@ import FoundationNetworking
 /// sorted so that the same response always encodes to the same bytes on disk.
 struct StoredHeaders: Equatable, Sendable {
     struct Field: Equatable, Sendable {
-        var name: String
-        var value: String
+        let name: String
+        let value: String
+        /// `name` lower-cased, computed once: lookups compare it many times.
+        let lowercasedName: String
+
+        init(name: String, value: String) {
+            self.name = name
+            self.value = value
+            lowercasedName = name.lowercased()
+        }
     }
 
     private(set) var fields: [Field]
 
     init(_ fields: [Field]) {
-        self.fields = fields.sorted { $0.name.lowercased() < $1.name.lowercased() }
+        self.fields = fields.sorted { $0.lowercasedName < $1.lowercasedName }
     }
 
     /// What a cache may keep of `response`'s headers (RFC 9111 §3.1): everything but the
@@ -35,25 +43,25 @@ struct StoredHeaders: Equatable, Sendable {
 
     /// The value of `name`, compared case-insensitively.
     subscript(name: String) -> String? {
-        for field in fields where field.name.caseInsensitiveCompare(name) == .orderedSame {
-            return field.value
-        }
-        return nil
+        let wanted = name.lowercased()
+        return fields.first { $0.lowercasedName == wanted }?.value
     }
 
     /// Sets, replaces or (with `nil`) removes the field `name`.
     mutating func set(_ name: String, _ value: String?) {
-        fields.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        let wanted = name.lowercased()
+        fields.removeAll { $0.lowercasedName == wanted }
         if let value {
             fields.append(Field(name: name, value: value))
-            fields.sort { $0.name.lowercased() < $1.name.lowercased() }
+            fields.sort { $0.lowercasedName < $1.lowercasedName }
         }
     }
 
-    /// The fields as `HTTPURLResponse` takes them.
-    var dictionary: [String: String] {
+    /// The fields as `HTTPURLResponse` takes them, without those named in `excluded`
+    /// (lower-cased).
+    func dictionary(excluding excluded: Set<String> = []) -> [String: String] {
         var result: [String: String] = [:]
-        for field in fields { result[field.name] = field.value }
+        for field in fields where !excluded.contains(field.lowercasedName) { result[field.name] = field.value }
         return result
     }
 
@@ -70,7 +78,7 @@ struct StoredHeaders: Equatable, Sendable {
                 dropped.insert(name.trimmingCharacters(in: .whitespaces).lowercased())
             }
         }
-        fields.removeAll { dropped.contains($0.name.lowercased()) }
+        fields.removeAll { dropped.contains($0.lowercasedName) }
     }
 
     private static let neverStored: Set<String> = [

@@ -51,7 +51,7 @@ struct StoredResponse: Sendable {
         var merged = headers
         merged.set("Age", nil)
         let update = StoredHeaders(storableFieldsOf: notModified)
-        for field in update.fields where field.name.caseInsensitiveCompare("Content-Length") != .orderedSame {
+        for field in update.fields where field.lowercasedName != "content-length" {
             merged.set(field.name, field.value)
         }
         return StoredResponse(
@@ -63,14 +63,29 @@ struct StoredResponse: Sendable {
     /// stored one, as RFC 9111 §4 requires of a response served without validation.
     func response(to request: URLRequest, age: TimeInterval?) -> Response? {
         guard let url = request.url else { return nil }
-        var fields = headers.dictionary
-        if let age {
-            fields.removeValue(forKey: fields.keys.first { $0.caseInsensitiveCompare("Age") == .orderedSame } ?? "Age")
-            // Finite and bounded by the stored values; the guard keeps Int() from trapping anyway.
-            fields["Age"] = age.isFinite && age < 1e15 ? String(Int(max(0, age))) : String(CacheControl.deltaSecondsLimit)
+        // Whole seconds, finite and bounded by the stored values; the guard keeps Int() from
+        // trapping whatever happens.
+        let seconds = age.map { $0.isFinite && $0 < 1e15 ? Int(max(0, $0)) : CacheControl.deltaSecondsLimit }
+        if let served = served.withLock({ $0 }), served.url == url, served.age == seconds {
+            return Response(request: request, httpResponse: served.response, data: body)
         }
+        var fields = headers.dictionary(excluding: seconds == nil ? [] : ["age"])
+        if let seconds { fields["Age"] = String(seconds) }
         guard let httpResponse = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: fields)
         else { return nil }
+        served.withLock { $0 = ServedResponse(url: url, age: seconds, response: httpResponse) }
         return Response(request: request, httpResponse: httpResponse, data: body)
+    }
+
+    /// The `HTTPURLResponse` made for the last hit, kept for the next one with the same URL
+    /// and age: making one costs FoundationNetworking over ten microseconds (it parses and
+    /// sanitises every header), more than the rest of a lookup. Shared by the copies of this
+    /// stored response, and replaced with it.
+    private let served = Locked<ServedResponse?>(nil)
+
+    private struct ServedResponse {
+        let url: URL
+        let age: Int?
+        let response: HTTPURLResponse
     }
 }
