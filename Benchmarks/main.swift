@@ -4,6 +4,7 @@ import Foundation
 // Run them with Scripts/bench, which starts the fixture server and sets NETWORKLAYER_FIXTURE_URL.
 print("# NetworkLayer benchmarks (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
 try runEncodingBenchmarks()
+try runCacheBenchmarks()
 try await runOverheadBenchmark()
 if let server = ProcessInfo.processInfo.environment["NETWORKLAYER_FIXTURE_URL"].flatMap(URL.init(string:)) {
     try await runRouterBenchmarks(server: server)
