@@ -32,7 +32,6 @@ Routes (any method unless noted; unknown paths get 404 {"error":"no route"}):
     /bytes/{n}?seed=S           n bytes of sha256(f"{S}:{i}") blocks; Range
     /bytes/{n}/sha256?seed=S    {"sha256": hex} of that stream
     /upload (POST, PUT)         {"size", "sha256", "content_type"} of the body
-    /cache/...                  HTTP caching rules and hit counters: see cache_routes.py
 
 Python 3.11 standard library only; binds to 127.0.0.1 and nothing else.
 """
@@ -391,7 +390,7 @@ PREFIX_ROUTES = (
     ("/status/", r_status),
     ("/sequence/", r_sequence),
     ("/bytes/", r_bytes),
-    ("/cache/", cache_routes.route),
+    ("/cache/", cache_routes.route),  # HTTP caching rules and hit counters
 )
 
 
