@@ -45,7 +45,7 @@ struct RequestKey: Sendable {
     /// The request's headers by lower-cased name, read once: `URLRequest.value(forHTTPHeaderField:)`
     /// costs about a microsecond a call on Linux, and a lookup needs a dozen.
     let headers: [String: String]
-    /// The request URL's origin-relative identity (for same-origin `Location` checks).
+    /// The request's URL, against which a relative `Location` is resolved.
     let url: URL
 
     /// `nil` for a request without a URL or with one that is not http(s).
@@ -104,7 +104,8 @@ struct RequestKey: Sendable {
     /// The scheme and host lower-cased, the default port and the fragment removed, an empty
     /// path written `/`. The query is kept as it is: its order and escapes may matter to the
     /// server. `user:password@` is not part of it: it is a credential (see
-    /// ``credentialFingerprint(headers:components:names:)``). `nil` unless the URL is http or https with a host.
+    /// ``credentialFingerprint(headers:components:names:)``). `nil` unless the URL is http or
+    /// https with a host.
     static func normalizedURL(_ url: URL) -> String? {
         URLComponents(url: url, resolvingAgainstBaseURL: true).flatMap(normalizedURL)
     }
@@ -125,8 +126,8 @@ struct RequestKey: Sendable {
     }
 
     /// A digest of the request's credentials: the values of the `headers` named in `names`
-    /// (both lower-cased)
-    /// and the URL's `user:password@`. ``SHA256Digest/zero`` when the request carries none.
+    /// (both lower-cased) and the URL's `user:password@`. ``SHA256Digest/zero`` when the
+    /// request carries none.
     ///
     /// Authenticated responses are thereby stored per credential and never served to a request
     /// with another one, and the secret itself is never kept.

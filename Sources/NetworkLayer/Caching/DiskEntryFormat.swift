@@ -24,11 +24,15 @@ enum DiskEntryFormat {
     /// Bounds for what a file may declare, far above what the cache writes, so that a damaged
     /// length cannot make a reader allocate gigabytes.
     static let maximumMetadataSize = 4 * 1_048_576
-    private static let maximumFieldSize = 1_048_576
-    private static let maximumFieldCount = 10_000
+    fileprivate static let maximumFieldSize = 1_048_576
+    fileprivate static let maximumFieldCount = 10_000
 
-    /// The file's bytes, or `nil` when a field is too large for the format.
+    /// The file's bytes, or `nil` when a field is larger, or there are more fields, than
+    /// ``decodeMetadata(_:)`` accepts (a server may send anything).
     static func encode(_ response: StoredResponse) -> Data? {
+        guard response.key.varyNames.count <= maximumFieldCount, response.headers.fields.count <= maximumFieldCount else {
+            return nil
+        }
         var metadata = ByteWriter()
         let key = response.key
         metadata.append(key.id.bytes)
@@ -147,10 +151,10 @@ private struct ByteWriter {
         withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
     }
 
-    /// `false` when the string is longer than a 32-bit length can say.
+    /// `false` when the string is longer than a field may be.
     mutating func appendString(_ text: String) -> Bool {
         let utf8 = Array(text.utf8)
-        guard let length = UInt32(exactly: utf8.count) else { return false }
+        guard utf8.count <= DiskEntryFormat.maximumFieldSize, let length = UInt32(exactly: utf8.count) else { return false }
         appendInteger(length)
         append(utf8)
         return true

@@ -8,7 +8,8 @@ extension HTTPCache {
     /// the response to deliver with its outcome.
     ///
     /// - A `304` to a conditional request updates the stored response's headers (RFC 9111
-    ///   §4.3.4) and returns the stored body with them: ``CacheOutcome/revalidated``. A `304`
+    ///   §4.3.4) and returns the stored status and body with them, and the conditional request
+    ///   as the response's `request`: ``CacheOutcome/revalidated``. A `304`
     ///   whose `ETag` is not the stored one's removes the stored response and is returned as it
     ///   is, since the cache cannot vouch for either body.
     /// - Any other answer to a `GET` or `HEAD` replaces what was stored for the request, and is
