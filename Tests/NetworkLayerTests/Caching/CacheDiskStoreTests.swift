@@ -187,6 +187,16 @@ struct CacheDiskStoreTests {
         #expect(hit.body == "body")
     }
 
+    @Test func aResponseTheFileFormatCannotHoldIsKeptInMemoryOnly() throws {
+        let cache = try HTTPCache(configuration: .init(directory: folder, clock: clock.read))
+        let huge = FakeOrigin { request, _ in
+            makeResponse(to: request, headers: ["Cache-Control": "max-age=600", "X-Huge": String(repeating: "h", count: 1_100_000)])
+        }
+        exchange(cache, makeRequest(), origin: huge)
+        #expect(fileNames().isEmpty)
+        #expect(exchange(cache, makeRequest(), origin: huge).outcome == .hit)
+    }
+
     @Test func invalidationRemovesTheFiles() throws {
         let cache = try diskCache()
         exchange(cache, makeRequest(), origin: origin)
