@@ -9,11 +9,14 @@ import FoundationNetworking
 /// HTTPCache in front of a real server (the fixture's caching routes) through
 /// URLSessionTransport: each rule shown by the server's hit counter and the body received.
 /// The router's own cache stage brings its tests with it.
-@Suite("HTTP cache against the fixture server", .needsFixtureServer)
+@Suite("HTTP cache against the fixture server", .needsFixtureServer, .serialized)
 struct CacheAgainstFixtureTests {
     let key = UUID().uuidString
     let cache: HTTPCache
-    let transport = URLSessionTransport()
+    /// One transport for the suite: each owns two URLSessions, and a session per test made the
+    /// start of the test run slow enough to break other suites' sub-second deadlines.
+    private let transport = Self.sharedTransport
+    private static let sharedTransport = URLSessionTransport()
 
     init() throws {
         cache = try HTTPCache()

@@ -8,7 +8,7 @@ import FoundationNetworking
 /// The fixture server's caching routes (Tests/Fixtures/cache_routes.py) do what the cache tests
 /// of the router will rely on: the headers of each rule, 304s to matching validators, and a hit
 /// counter per key. Fetched with a URLSession that has no URLCache, so every request arrives.
-@Suite("Fixture server: caching routes", .needsFixtureServer)
+@Suite("Fixture server: caching routes", .needsFixtureServer, .serialized)
 struct CacheFixtureRoutesTests {
     let key = UUID().uuidString
 
