@@ -5,13 +5,18 @@ import Testing
 /// The disk store: persistence across processes, byte limit and LRU eviction, and files that
 /// are damaged, left half-written or not ours.
 @Suite("HTTP cache: disk storage")
-struct CacheDiskStoreTests {
+final class CacheDiskStoreTests {
     let clock = TestClock()
     let folder: URL
     let origin = countingOrigin(["Cache-Control": "max-age=600", "X-Kept": "yes"])
 
+    /// A folder of its own for each test (a new instance runs each one), removed afterwards.
     init() throws {
         folder = try scratchFolder()
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
     }
 
     /// A disk-only cache (no memory store, so that every lookup reads a file) on `folder`.
