@@ -87,8 +87,8 @@ struct SHA256 {
 
     /// Whole 64-byte blocks, one after the other (FIPS 180-4 §6.2.2).
     ///
-    /// Masking shifts (`&>>`, `&<<`) throughout: Swift's `>>` checks for over-shifting, which
-    /// costs a branch per shift and made the hash several times slower.
+    /// Masking shifts (`&>>`, `&<<`) throughout: Swift's `>>` checks for over-shifting, a
+    /// branch per shift in the hottest loop of the cache.
     private mutating func compress(blocks: UnsafeRawBufferPointer) {
         Self.roundConstants.withUnsafeBufferPointer { constants in
             withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in

@@ -91,4 +91,10 @@ struct CachePolicyTests {
         #expect(HTTPCache.Policy(URLRequest.CachePolicy.returnCacheDataElseLoad) == .returnCacheDataElseLoad)
         #expect(HTTPCache.Policy(URLRequest.CachePolicy.returnCacheDataDontLoad) == .returnCacheDataDontLoad)
     }
+
+    @Test func errorsSayWhatWasWrong() {
+        #expect(HTTPCacheError.notCached.localizedDescription.contains("not in the cache"))
+        let unusable = HTTPCacheError.unusableDirectory(path: "/data/cache", reason: "it is not a folder")
+        #expect(unusable.localizedDescription == "The cache folder \"/data/cache\" cannot be used: it is not a folder.")
+    }
 }
