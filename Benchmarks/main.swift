@@ -2,14 +2,18 @@ import Foundation
 
 // Release-mode benchmarks that print ratios against baselines measured in the same run.
 // Run them with Scripts/bench, which starts the fixture server and sets NETWORKLAYER_FIXTURE_URL.
-// `Benchmarks NAME` runs one group only (stub, router, curl, transfers), so that Scripts/bench can
-// repeat it in fresh processes (peak RSS depends on what ran before in the same process).
+// `Benchmarks NAME` runs one group only (cache, cache-hit, stub, streaming, router, curl,
+// transfers, stream-memory), so that Scripts/bench can repeat it in fresh processes (peak RSS
+// depends on what ran before in the same process).
 let only = CommandLine.arguments.dropFirst().first
 func runs(_ name: String) -> Bool { only == nil || only == name }
 
 print("# NetworkLayer benchmarks (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
 if only == nil {
     try runEncodingBenchmarks()
+}
+if runs("cache") {
+    try runCacheBenchmarks()
 }
 if runs("stub") {
     try await runOverheadBenchmark()
@@ -19,13 +23,14 @@ if runs("streaming") {
 }
 if let server = ProcessInfo.processInfo.environment["NETWORKLAYER_FIXTURE_URL"].flatMap(URL.init(string:)) {
     if runs("router") { try await runRouterBenchmarks(server: server) }
+    if runs("cache") || runs("cache-hit") { try await runRouterCacheBenchmark(server: server) }
     if runs("curl") { try await runCurlBenchmarks(server: server) }
     if runs("transfers") { try await runTransferBenchmarks(server: server) }
+} else {
+    print("\n(NETWORKLAYER_FIXTURE_URL not set: network benchmarks skipped; use Scripts/bench)")
 }
 if only == "stream-memory", let server = ProcessInfo.processInfo.environment["NETWORKLAYER_STREAM_URL"].flatMap(URL.init(string:)) {
     try await runStreamMemoryBenchmark(server: server, transport: CommandLine.arguments.dropFirst(2).first ?? "curl")
-} else {
-    print("\n(NETWORKLAYER_FIXTURE_URL not set: network benchmarks skipped; use Scripts/bench)")
 }
 if let peak = peakRSSMiB() {
     row("\npeak RSS of the whole benchmark process", format(peak, 1) + " MiB")

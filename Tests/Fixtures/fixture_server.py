@@ -61,6 +61,7 @@ import weakref
 # first on sys.path, so this import works whatever the working directory is.
 from http_fixture import (CLOSE, HOST, STREAM_CHUNK, Response, json_response, main,
                           render_head, text_response)
+import cache_routes
 
 SERVER_NAME = "networklayer-fixture"
 
@@ -507,6 +508,7 @@ PREFIX_ROUTES = (
     ("/status/", r_status),
     ("/sequence/", r_sequence),
     ("/bytes/", r_bytes),
+    ("/cache/", cache_routes.route),  # HTTP caching rules and hit counters
 )
 
 

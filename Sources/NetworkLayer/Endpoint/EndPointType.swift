@@ -70,8 +70,13 @@ public protocol EndPointType: Sendable {
     /// resource timeout. It is also the request's `timeoutInterval` (Foundation's idle timeout).
     var timeout: TimeInterval { get }
 
-    /// The request's cache policy; `.useProtocolCachePolicy` by default.
+    /// How the router's cache (``Router/cache``) may answer this endpoint, the same on every
+    /// platform; `.useProtocolCachePolicy` (RFC 9111) by default. See ``HTTPCache/Policy``.
     var cachePolicy: URLRequest.CachePolicy { get }
+
+    /// Whether the router's cache may answer and store this endpoint's responses; `true` by
+    /// default. `false` for responses that must never be reused (a login, a one-time token).
+    var isCacheable: Bool { get }
 
     /// Status codes that count as success; `200..<300` by default. Any other status fails with
     /// ``NetworkError/unacceptableStatusCode(_:)``, which keeps the response and its body.
@@ -98,6 +103,9 @@ extension EndPointType {
 
     /// `.useProtocolCachePolicy`.
     public var cachePolicy: URLRequest.CachePolicy { .useProtocolCachePolicy }
+
+    /// `true`.
+    public var isCacheable: Bool { true }
 
     /// `200..<300`.
     public var acceptableStatusCodes: Set<Int> { successfulStatusCodes }

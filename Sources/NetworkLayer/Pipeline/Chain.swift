@@ -8,24 +8,32 @@ import Foundation
 ///     plugins     (plugins)          prepare, header check, willSend; per attempt
 ///     download                       resume, 416, commit and put the file in place
 ///     validation                     acceptable status codes
+///     cache       (an HTTPCache)     answer from it, revalidate, store, invalidate
+///     sharing     (deduplication)    identical GETs in flight share one transfer
 ///     redirects   (unless .doNotFollow)
 ///     transport                      the real one, or the endpoint's stub
 struct Chain: Sendable {
     /// The first stage, with the rest behind it.
     let entry: Next
-    /// Whether nothing but download, validation, redirects and the transport is in the chain:
+    /// Whether nothing but download, validation, redirects and the transport is in the chain (no
+    /// plugin, retry, cache or sharing):
     /// then a request with its body in memory can go to a callback transport without a task
     /// (``Router`` does it).
     let isPlain: Bool
 
-    init(plugins: [any PluginType], retryPolicy: RetryPolicy, redirects: RedirectPolicy) {
+    init(
+        plugins: [any PluginType], retryPolicy: RetryPolicy, redirects: RedirectPolicy, cache: HTTPCache? = nil,
+        sharing transfers: SharedTransfers? = nil
+    ) {
         var stages: [any RequestStage] = []
         if !plugins.isEmpty { stages.append(ReplayStage(plugins: plugins)) }
         if retryPolicy.retryLimit > 0 { stages.append(RetryStage(policy: retryPolicy)) }
         if !plugins.isEmpty { stages.append(PluginStage(plugins: plugins)) }
-        isPlain = stages.isEmpty
+        isPlain = stages.isEmpty && cache == nil && transfers == nil
         stages.append(DownloadStage())
         stages.append(ValidationStage())
+        if let cache { stages.append(CacheStage(cache: cache)) }
+        if let transfers { stages.append(DeduplicationStage(transfers: transfers)) }
         if redirects.limit > 0 { stages.append(RedirectStage(policy: redirects)) }
 
         var next: Next = { exchange async throws(NetworkError) -> Response in try await TransportStage.send(exchange) }

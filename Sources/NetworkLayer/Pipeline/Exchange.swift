@@ -21,18 +21,28 @@ struct Exchange: Sendable {
     let progress: ProgressReporter?
     /// The request's handle: its commit point and attempt count.
     let handle: RequestHandle
+    /// The seconds from the start that the request may take, retries included: the endpoint's
+    /// ``EndPointType/timeout``, or a stream's deadline.
+    let timeout: TimeInterval
     /// The uptime, in nanoseconds, at which the request's deadline passes (see ``Seconds``).
     let deadline: UInt64
     /// Redirects followed so far.
     var redirectCount = 0
+    /// How the router's cache may answer it (the endpoint's ``EndPointType/cachePolicy``, or
+    /// ``HTTPCache/Policy/bypass`` when it is not ``EndPointType/isCacheable``).
+    var cachePolicy: HTTPCache.Policy = .useProtocolCachePolicy
+    /// What is measured of it, for ``RequestMetrics``.
+    let metrics: MetricsRecorder
     /// Where the transport puts the body of a streamed request (``Router/stream(_:options:)``);
     /// `nil` when the body is received whole.
     var streamedBody: StreamedBody?
 
     init(
         request: URLRequest, payload: Payload, context: RequestContext, transport: any HTTPTransport,
-        acceptableStatusCodes: Set<Int>, progress: ProgressReporter?, handle: RequestHandle, deadline: UInt64
+        acceptableStatusCodes: Set<Int>, progress: ProgressReporter?, handle: RequestHandle, timeout: TimeInterval,
+        metrics: MetricsRecorder
     ) {
+        self.metrics = metrics
         self.request = request
         self.payload = payload
         self.context = context
@@ -40,6 +50,7 @@ struct Exchange: Sendable {
         self.acceptableStatusCodes = acceptableStatusCodes
         self.progress = progress
         self.handle = handle
-        self.deadline = deadline
+        self.timeout = timeout
+        self.deadline = Seconds.uptime(after: timeout)
     }
 }

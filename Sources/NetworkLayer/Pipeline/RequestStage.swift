@@ -9,7 +9,10 @@ import Foundation
 /// ``HTTPTransport`` are the public ways in, and keep working whatever the chain looks like
 /// inside; a public stage would freeze ``Exchange`` and the order of the chain.
 protocol RequestStage: Sendable {
-    func send(_ exchange: Exchange, next: Next) async throws(NetworkError) -> Response
+    /// Sends `exchange` on through `next`, or answers it without (a cache hit, a replayed
+    /// request). `next` may outlive the call: a shared transfer goes on for the other callers
+    /// when the one that started it leaves.
+    func send(_ exchange: Exchange, next: @escaping Next) async throws(NetworkError) -> Response
 }
 
 /// The rest of the chain, as a stage sees it.

@@ -14,6 +14,9 @@ public struct RequestContext: Sendable {
     /// What the router treats as secret: its ``Router/redaction`` with every plugin's
     /// ``PluginType/redaction``. A plugin that shows requests hides what this names.
     public let redaction: Redaction
+    /// How the request went, for ``PluginType/didReceive(_:context:)`` and
+    /// ``PluginType/process(_:context:)``: set when the outcome is known, `nil` before.
+    public internal(set) var metrics: RequestMetrics?
 
     /// Seconds since the request was started.
     public var elapsed: TimeInterval { Date().timeIntervalSince(startedAt) }

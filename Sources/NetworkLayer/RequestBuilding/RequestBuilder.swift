@@ -14,15 +14,22 @@ public enum RequestBuilder {
     ///
     /// - Throws: ``RequestBuildingError``.
     public static func makeRequest(for endpoint: some EndPointType) throws(RequestBuildingError) -> URLRequest {
-        try makeRequestAndBody(for: endpoint).request
+        let added = (endpoint as? MappedEndpoint)?.additionalURLParameters ?? [:]
+        return try makeRequestAndBody(for: endpoint, addingURLParameters: added).request
     }
 
     /// The request, and how its body travels: in the request, as an upload, or as a download.
-    static func makeRequestAndBody(for endpoint: some EndPointType) throws(RequestBuildingError) -> (request: URLRequest, body: BodyKind) {
+    ///
+    /// - Parameter added: URL parameters over the task's own (``MappedEndpoint/adding(urlParameters:)``).
+    static func makeRequestAndBody(
+        for endpoint: some EndPointType, addingURLParameters added: Parameters = [:]
+    ) throws(RequestBuildingError) -> (request: URLRequest, body: BodyKind) {
         let timeout = endpoint.timeout
         guard timeout > 0 else { throw .invalidTimeout(timeout) }
+        var urlParameters = endpoint.task.urlParameters
+        if !added.isEmpty { urlParameters = (urlParameters ?? [:]).merging(added) { _, new in new } }
         // URL parameters join the URL as it is built: one parse for the whole URL.
-        let query = try endpoint.task.urlParameters.map { parameters throws(RequestBuildingError) in
+        let query = try urlParameters.map { parameters throws(RequestBuildingError) in
             try parameterEncoding { try endpoint.queryEncoder.query(from: parameters) }
         }
         let url = try URLJoining.url(base: endpoint.baseURL, path: endpoint.path, query: query)

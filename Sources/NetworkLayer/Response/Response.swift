@@ -13,6 +13,13 @@ public struct Response: Sendable, CustomStringConvertible {
     public let data: Data
     /// Where a download's body was put (``HTTPTask/download(_:urlParameters:)``); `nil` otherwise.
     public let fileURL: URL?
+    /// How the request went: timing, attempts, bytes, cache (``RequestMetrics``). Set by the
+    /// router when it delivers the response; `nil` on a response made elsewhere.
+    public internal(set) var metrics: RequestMetrics?
+
+    /// Whether the router's cache served it: ``CacheOutcome/network`` unless
+    /// ``RequestMetrics/cacheOutcome`` says otherwise.
+    public var cacheOutcome: CacheOutcome { metrics?.cacheOutcome ?? .network }
 
     /// Creates a response; transports and stubs build these.
     public init(request: URLRequest, httpResponse: HTTPURLResponse, data: Data, fileURL: URL? = nil) {

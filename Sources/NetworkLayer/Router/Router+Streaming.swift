@@ -69,22 +69,27 @@ extension Router {
     /// stream's `Last-Event-ID`).
     func startStream(_ route: EndPoint, options: StreamOptions, headers: HTTPHeaders) -> ResponseStream {
         let id = inFlight.nextID()
-        let context = RequestContext(id: id, target: route, startedAt: Date(), attempt: 0, redaction: redaction)
+        let metrics = MetricsRecorder()
+        let context = RequestContext(id: id, target: target(of: route), startedAt: metrics.startedAt, attempt: 0, redaction: redaction)
         let reader = Locked<StreamState?>(nil)
         let handle = RequestHandle(id: id, scheduler: scheduler) { [plugins, inFlight] result, attempts in
             inFlight.remove(id)
             var context = context
             context.attempt = attempts
+            context.metrics = metrics.finish()
+            let result = result.attaching(context.metrics)
             for plugin in plugins { plugin.didReceive(result, context: context) }
             reader.withLock { $0 }?.finish(plugins.reduce(result) { $1.process($0, context: context) })
         }
-        let state = StreamState(handle: handle, redaction: redaction, idleTimeout: options.idleTimeout, scheduler: scheduler)
+        let state = StreamState(
+            handle: handle, redaction: redaction, idleTimeout: options.idleTimeout, scheduler: scheduler, metrics: metrics)
         reader.withLock { $0 = state }
         inFlight.insert(handle)
 
         var exchange: Exchange
         do throws(NetworkError) {
-            exchange = try build(route, context: context, handle: handle, progress: nil, timeout: options.deadline ?? .infinity)
+            exchange = try build(
+                route, context: context, handle: handle, progress: nil, metrics: metrics, timeout: options.deadline ?? .infinity)
             for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
                 do {
                     try exchange.request.setHeader(value, for: name)

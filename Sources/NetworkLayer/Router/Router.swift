@@ -49,7 +49,7 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     /// Decides per endpoint whether to answer from its ``EndPointType/sampleResponse``.
     public let stubBehavior: @Sendable (EndPoint) -> StubBehavior
 
-    /// What is secret: the redaction given to ``init(transport:callbackQueue:plugins:retryPolicy:stubBehavior:redaction:redirects:)``
+    /// What is secret: the redaction given to ``init(transport:callbackQueue:plugins:retryPolicy:stubBehavior:redaction:redirects:cache:mapping:deduplicatesRequests:)``
     /// with every plugin's ``PluginType/redaction``. Hidden in every error and description the
     /// router produces and in its logger's lines; its headers never follow a redirect to another
     /// origin.
@@ -58,8 +58,29 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     /// Whether and how far redirects are followed; ``RedirectPolicy/follow`` unless given.
     public let redirects: RedirectPolicy
 
+    /// The HTTP cache that answers and stores responses (RFC 9111) by each endpoint's
+    /// ``EndPointType/cachePolicy``; `nil` (the default) for none. The same on every platform:
+    /// an owned ``URLSessionTransport`` has no `URLCache` of its own.
+    public let cache: HTTPCache?
+
+    /// How each endpoint is changed before its request is built: an environment's base URL,
+    /// headers for every endpoint. ``EndpointMapping/identity`` unless given.
+    public let mapping: EndpointMapping<EndPoint>
+
+    /// Whether identical `GET` and `HEAD` requests in flight at the same time share one transfer
+    /// (Moya's `trackInflights`); `false` unless given. Each caller still gets its own
+    /// completion, deadline and cancellation: cancelling one leaves the transfer to the others,
+    /// and only the last one to leave stops it. Requests are identical when their method, URL
+    /// and headers (after the plugins' ``PluginType/prepare(_:context:)``) are.
+    public let deduplicatesRequests: Bool
+
     let chain: Chain
+    /// The transfers shared by identical requests, when ``deduplicatesRequests``.
+    let sharedTransfers: SharedTransfers?
     let scheduler: DeadlineScheduler
+    /// Whether `EndPoint` wraps other endpoints (``MultiTarget``), whose plugins are given the
+    /// one inside; decided once, not per request.
+    private let unwrapsTargets: Bool
     let inFlight = InFlightRequests()
 
     /// Creates a router.
@@ -74,6 +95,12 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     ///   - redaction: Which header and query values are secrets; ``Redaction/default`` by
     ///     default. The plugins' own secrets are added to it.
     ///   - redirects: Whether and how far redirects are followed; ``RedirectPolicy/follow`` (16) by default.
+    ///   - cache: An HTTP cache for the endpoints' responses; none by default:
+    ///     `Router<MovieApi>(cache: try HTTPCache())` keeps up to 8 MiB in memory.
+    ///   - mapping: How each endpoint is changed before its request is built; none by default:
+    ///     `Router<MovieApi>(mapping: .environment(stagingURL))` sends every request to staging.
+    ///   - deduplicatesRequests: Whether identical `GET` and `HEAD` requests in flight share one
+    ///     transfer; `false` by default.
     public convenience init(
         transport: any HTTPTransport = URLSessionTransport(),
         callbackQueue: DispatchQueue = .main,
@@ -81,17 +108,22 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         retryPolicy: RetryPolicy = .none,
         stubBehavior: @escaping @Sendable (EndPoint) -> StubBehavior = { _ in .never },
         redaction: Redaction = .default,
-        redirects: RedirectPolicy = .follow
+        redirects: RedirectPolicy = .follow,
+        cache: HTTPCache? = nil,
+        mapping: EndpointMapping<EndPoint> = .identity,
+        deduplicatesRequests: Bool = false
     ) {
         self.init(
             transport: transport, callbackQueue: callbackQueue, plugins: plugins, retryPolicy: retryPolicy,
-            stubBehavior: stubBehavior, redaction: redaction, redirects: redirects, scheduler: .shared)
+            stubBehavior: stubBehavior, redaction: redaction, redirects: redirects, cache: cache, mapping: mapping,
+            deduplicatesRequests: deduplicatesRequests, scheduler: .shared)
     }
 
     /// The designated initializer, with the deadline scheduler a test may replace.
     init(
         transport: any HTTPTransport, callbackQueue: DispatchQueue, plugins: [any PluginType], retryPolicy: RetryPolicy,
         stubBehavior: @escaping @Sendable (EndPoint) -> StubBehavior, redaction: Redaction, redirects: RedirectPolicy,
+        cache: HTTPCache?, mapping: EndpointMapping<EndPoint> = .identity, deduplicatesRequests: Bool = false,
         scheduler: DeadlineScheduler
     ) {
         self.transport = transport
@@ -101,8 +133,13 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         self.stubBehavior = stubBehavior
         self.redaction = plugins.reduce(redaction) { $0.merging($1.redaction) }
         self.redirects = redirects
+        self.cache = cache
+        self.mapping = mapping
+        self.deduplicatesRequests = deduplicatesRequests
         self.scheduler = scheduler
-        self.chain = Chain(plugins: plugins, retryPolicy: retryPolicy, redirects: redirects)
+        self.unwrapsTargets = EndPoint.self is any EndpointWrapper.Type
+        self.sharedTransfers = deduplicatesRequests ? SharedTransfers() : nil
+        self.chain = Chain(plugins: plugins, retryPolicy: retryPolicy, redirects: redirects, cache: cache, sharing: sharedTransfers)
     }
 
     /// The number of requests started and not yet finished (for diagnostics and tests).
@@ -139,7 +176,8 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         deliver: @escaping @Sendable (Result<Response, NetworkError>) -> Void
     ) -> RequestHandle {
         let id = inFlight.nextID()
-        let context = RequestContext(id: id, target: route, startedAt: Date(), attempt: 0, redaction: redaction)
+        let metrics = MetricsRecorder()
+        let context = RequestContext(id: id, target: target(of: route), startedAt: metrics.startedAt, attempt: 0, redaction: redaction)
         let payload = Locked(Payload.inRequest)
         let handle = RequestHandle(id: id, scheduler: scheduler) { [plugins, inFlight] result, attempts in
             // A cancelled or timed-out transfer's files are removed before anyone hears of it.
@@ -149,6 +187,8 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
             if case .success(let response) = result { progress?.finish(total: payload.transferredBytes(of: response)) }
             var context = context
             context.attempt = attempts
+            context.metrics = metrics.finish()
+            let result = result.attaching(context.metrics)
             for plugin in plugins { plugin.didReceive(result, context: context) }
             deliver(plugins.reduce(result) { $1.process($0, context: context) })
         }
@@ -156,31 +196,57 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
 
         let exchange: Exchange
         do {
-            exchange = try build(route, context: context, handle: handle, progress: progress)
+            exchange = try build(route, context: context, handle: handle, progress: progress, metrics: metrics)
         } catch {
             handle.finish(.failure(error))
             return handle
         }
         payload.withLock { $0 = exchange.payload }
-        handle.arm(timeout: route.timeout)
+        handle.arm(timeout: exchange.timeout)
         send(exchange)
         return handle
     }
 
-    /// The endpoint as a request with its payload, ready for the chain.
+    /// The endpoint, changed by the router's ``mapping``, as a request with its payload, ready
+    /// for the chain.
     ///
     /// - Parameter timeout: The deadline retries must fit in: the endpoint's, unless a stream
     ///   gives its own.
     func build(
         _ route: EndPoint, context: RequestContext, handle: RequestHandle, progress: ProgressReporter?,
-        timeout: TimeInterval? = nil
+        metrics: MetricsRecorder, timeout: TimeInterval? = nil
+    ) throws(NetworkError) -> Exchange {
+        let parts = Parts(context: context, handle: handle, progress: progress, metrics: metrics, timeout: timeout)
+        guard let map = mapping.map else {
+            return try build(route, stubbing: route, parts: parts)
+        }
+        let mapped = map(route)
+        return try build(mapped, stubbing: route, addingURLParameters: mapped.additionalURLParameters, parts: parts)
+    }
+
+    /// What ``build(_:context:handle:progress:metrics:timeout:)`` is given besides the endpoint.
+    private struct Parts {
+        let context: RequestContext
+        let handle: RequestHandle
+        let progress: ProgressReporter?
+        let metrics: MetricsRecorder
+        let timeout: TimeInterval?
+    }
+
+    /// Builds `endpoint`, which is `route` itself or its mapping; whether to stub is decided for
+    /// `route`, the endpoint the caller named.
+    private func build(
+        _ endpoint: some EndPointType, stubbing route: EndPoint, addingURLParameters: Parameters = [:], parts: Parts
     ) throws(NetworkError) -> Exchange {
         do {
-            let (request, body) = try RequestBuilder.makeRequestAndBody(for: route)
-            return Exchange(
-                request: request, payload: try Payload(body), context: context, transport: transport(for: route),
-                acceptableStatusCodes: route.acceptableStatusCodes, progress: progress, handle: handle,
-                deadline: Seconds.uptime(after: timeout ?? route.timeout))
+            let (request, body) = try RequestBuilder.makeRequestAndBody(for: endpoint, addingURLParameters: addingURLParameters)
+            var exchange = Exchange(
+                request: request, payload: try Payload(body), context: parts.context,
+                transport: transport(for: route, answering: endpoint.sampleResponse),
+                acceptableStatusCodes: endpoint.acceptableStatusCodes, progress: parts.progress, handle: parts.handle,
+                timeout: parts.timeout ?? endpoint.timeout, metrics: parts.metrics)
+            exchange.cachePolicy = endpoint.isCacheable ? HTTPCache.Policy(endpoint.cachePolicy) : .bypass
+            return exchange
         } catch {
             throw NetworkError(error, redaction: redaction)
         }
@@ -205,9 +271,12 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     private func sendDirectly(_ exchange: Exchange, through transport: any CallbackTransport) {
         let redirects = self.redirects
         // The router is kept until its requests finish, as on the chain's path.
+        exchange.metrics.didSend(bodyBytes: Int64(exchange.request.httpBody?.count ?? 0))
         let stop = transport.start(exchange.request) { [self] result in
             do {
                 let (data, httpResponse) = try result.mapError { TransportStage.failure($0, redaction: exchange.context.redaction) }.get()
+                exchange.metrics.didReceiveFirstByte()
+                exchange.metrics.didReceive(bodyBytes: Int64(data.count))
                 let response = Response(request: exchange.request, httpResponse: httpResponse, data: data)
                 if let redirected = try RedirectStage.follow(response, from: exchange, policy: redirects) {
                     send(redirected)
@@ -223,12 +292,18 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         exchange.handle.attach(stop)
     }
 
-    /// The real transport, or a stub answering with the endpoint's sample response.
-    func transport(for route: EndPoint) -> any HTTPTransport {
+    /// The endpoint plugins are given for `route`: the one inside a ``MultiTarget``.
+    func target(of route: EndPoint) -> any EndPointType {
+        unwrapsTargets ? RequestContext.unwrapped(route) : route
+    }
+
+    /// The real transport, or a stub answering with `sample`, as ``stubBehavior`` decides for
+    /// `route`.
+    func transport(for route: EndPoint, answering sample: @autoclosure () -> StubResponse) -> any HTTPTransport {
         switch stubBehavior(route) {
         case .never: return transport
-        case .immediate: return StubTransport(route.sampleResponse)
-        case .delayed(let seconds): return StubTransport(route.sampleResponse, delay: seconds)
+        case .immediate: return StubTransport(sample())
+        case .delayed(let seconds): return StubTransport(sample(), delay: seconds)
         }
     }
 }

@@ -88,6 +88,7 @@ public struct ResponseStream: AsyncSequence, Sendable {
             do {
                 if let chunk = try await body?.next() {
                     state.touch()
+                    state.metrics.didReceive(bodyBytes: Int64(chunk.count))
                     return chunk
                 }
                 state.handle.finish(.success(head.response))
@@ -116,13 +117,18 @@ final class StreamState: Sendable {
 
     let handle: RequestHandle
     let redaction: Redaction
+    let metrics: MetricsRecorder
     private let idleTimeout: TimeInterval?
     private let scheduler: DeadlineScheduler
     private let state = Locked(State())
 
-    init(handle: RequestHandle, redaction: Redaction, idleTimeout: TimeInterval?, scheduler: DeadlineScheduler) {
+    init(
+        handle: RequestHandle, redaction: Redaction, idleTimeout: TimeInterval?, scheduler: DeadlineScheduler,
+        metrics: MetricsRecorder
+    ) {
         self.handle = handle
         self.redaction = redaction
+        self.metrics = metrics
         self.idleTimeout = idleTimeout.flatMap { Seconds.isDeadline($0) ? $0 : nil }
         self.scheduler = scheduler
     }

@@ -46,6 +46,15 @@ enum Payload: Sendable {
         }
     }
 
+    /// The bytes of the request body sent with `request`, for ``RequestMetrics``.
+    func bodyBytes(of request: URLRequest) -> Int64 {
+        switch self {
+        case .inRequest, .download: return Int64(request.httpBody?.count ?? 0)
+        case .upload(.data(let data), _): return Int64(data.count)
+        case .upload(.file(let url), _): return Self.size(of: url)
+        }
+    }
+
     /// Bytes moved by a successful request, for the final progress event.
     func transferredBytes(of response: Response) -> Int64 {
         switch self {

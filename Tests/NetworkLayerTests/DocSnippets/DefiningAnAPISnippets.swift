@@ -131,4 +131,36 @@ enum DefiningAnAPISnippets {
         print(request.cURLDescription())  // secrets redacted
         // snippet.end
     }
+
+    static func environments() {
+        // snippet.start router-environments
+        let production = Router<ListApi>(mapping: .environment(NetworkEnvironment.production.baseURL))
+        let local = Router<ListApi>(mapping: .environment(NetworkEnvironment.local(port: 8080).baseURL))
+        // snippet.end
+        _ = (production, local)
+    }
+
+    static func mapping() -> Router<ListApi> {
+        // snippet.start endpoint-mapping
+        let router = Router<ListApi>(mapping: EndpointMapping { endpoint in
+            var mapped = MappedEndpoint(endpoint)
+                .adding(headers: ["X-Client": "lists-ios/3.2"])
+                .adding(urlParameters: ["locale": "en-GB"])
+            if case .importCSV = endpoint {
+                mapped = mapped.replacing(timeout: 300)
+            }
+            return mapped
+        })
+        // snippet.end
+        return router
+    }
+
+    static func multiTarget() async throws {
+        // snippet.start multi-target
+        let client = Router<MultiTarget>(plugins: [NetworkLoggerPlugin()])
+        let lists = try await client.request(MultiTarget(ListApi.lists(page: 1)))
+        let movie = try await client.request(MultiTarget(MovieApi.details(id: 550)), as: Movie.self)
+        // snippet.end
+        _ = (lists, movie)
+    }
 }

@@ -7,7 +7,7 @@ import FoundationNetworking
 /// starts over when what was kept no longer fits (416), and puts the complete file in place
 /// once the outcome is decided (``RequestHandle/commit()``). The transport only writes bytes.
 struct DownloadStage: RequestStage {
-    func send(_ exchange: Exchange, next: Next) async throws(NetworkError) -> Response {
+    func send(_ exchange: Exchange, next: @escaping Next) async throws(NetworkError) -> Response {
         guard case .download(let work) = exchange.payload else { return try await next(exchange) }
         var resumed = exchange
         resumed.request = work.resumeRequest(exchange.request)

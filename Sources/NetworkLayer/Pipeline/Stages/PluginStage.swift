@@ -9,7 +9,7 @@ import FoundationNetworking
 struct PluginStage: RequestStage {
     let plugins: [any PluginType]
 
-    func send(_ exchange: Exchange, next: Next) async throws(NetworkError) -> Response {
+    func send(_ exchange: Exchange, next: @escaping Next) async throws(NetworkError) -> Response {
         var exchange = exchange
         do {
             for plugin in plugins {

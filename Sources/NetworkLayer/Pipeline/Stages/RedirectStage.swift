@@ -8,7 +8,7 @@ import FoundationNetworking
 struct RedirectStage: RequestStage {
     let policy: RedirectPolicy
 
-    func send(_ exchange: Exchange, next: Next) async throws(NetworkError) -> Response {
+    func send(_ exchange: Exchange, next: @escaping Next) async throws(NetworkError) -> Response {
         var exchange = exchange
         while true {
             let response = try await next(exchange)
@@ -36,6 +36,7 @@ struct RedirectStage: RequestStage {
         }
         // A streamed redirect's body is not read.
         exchange.streamedBody?.drop()
+        exchange.metrics.didFollowRedirect()
         var next = exchange
         next.redirectCount += 1
         next.request = redirection.request

@@ -6,7 +6,7 @@ import Foundation
 struct ReplayStage: RequestStage {
     let plugins: [any PluginType]
 
-    func send(_ exchange: Exchange, next: Next) async throws(NetworkError) -> Response {
+    func send(_ exchange: Exchange, next: @escaping Next) async throws(NetworkError) -> Response {
         do {
             return try await next(exchange)
         } catch .unacceptableStatusCode(let response) {

@@ -5,7 +5,7 @@ import Foundation
 struct RetryStage: RequestStage {
     let policy: RetryPolicy
 
-    func send(_ exchange: Exchange, next: Next) async throws(NetworkError) -> Response {
+    func send(_ exchange: Exchange, next: @escaping Next) async throws(NetworkError) -> Response {
         var retryCount = 0
         while true {
             do {
@@ -19,6 +19,7 @@ struct RetryStage: RequestStage {
                     throw error
                 }
                 retryCount += 1
+                exchange.metrics.didWait(seconds: delay)
                 do {
                     try await Task.sleep(nanoseconds: Seconds.nanoseconds(delay))
                 } catch {

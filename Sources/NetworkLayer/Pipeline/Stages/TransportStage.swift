@@ -12,13 +12,16 @@ enum TransportStage {
         let transport = exchange.transport
         let request = exchange.request
         let progress = exchange.progress
+        let metrics = exchange.metrics
         let report: TransferProgressHandler = { completed, total in progress?.report(completed: completed, total: total) }
+        metrics.didSend(bodyBytes: exchange.payload.bodyBytes(of: request))
         do {
             let (data, httpResponse): (Data, HTTPURLResponse)
             switch exchange.payload {
             case .inRequest:
                 if let streamed = exchange.streamedBody {
                     let response = try await transport.stream(request)
+                    metrics.didReceiveFirstByte()
                     streamed.keep(response.body)
                     return Response(request: request, httpResponse: response.response, data: Data())
                 }
@@ -26,8 +29,16 @@ enum TransportStage {
             case .upload(let body, _):
                 (data, httpResponse) = try await transport.upload(request, body: body, progress: report)
             case .download(let work):
-                (data, httpResponse) = try await transport.download(request, to: work.workFile, progress: report)
+                // The first progress event is the first byte of the body.
+                let before = Payload.size(of: work.workFile)
+                (data, httpResponse) = try await transport.download(request, to: work.workFile) { completed, total in
+                    metrics.didReceiveFirstByte()
+                    report(completed, total)
+                }
+                metrics.didReceive(bodyBytes: max(0, Payload.size(of: work.workFile) - before))
             }
+            metrics.didReceiveFirstByte()
+            metrics.didReceive(bodyBytes: Int64(data.count))
             return Response(request: request, httpResponse: httpResponse, data: data)
         } catch {
             throw failure(error, redaction: exchange.context.redaction)

@@ -8,7 +8,7 @@ struct ValidationStage: RequestStage {
     /// controls it, and a stream may not end.
     static let streamedErrorBodyLimit = 1 << 20
 
-    func send(_ exchange: Exchange, next: Next) async throws(NetworkError) -> Response {
+    func send(_ exchange: Exchange, next: @escaping Next) async throws(NetworkError) -> Response {
         var response = try await next(exchange)
         if !exchange.acceptableStatusCodes.contains(response.statusCode), let streamed = exchange.streamedBody?.take() {
             // The error's body is read here, so that the error keeps what the server said.

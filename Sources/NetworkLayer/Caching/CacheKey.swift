@@ -1,0 +1,163 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a stored response is found by, without the request's headers: method, URL, credential.
+///
+/// The URL and the credential are SHA-256 digests, so that nothing held in an index or written
+/// into a file name reveals a token, a cookie or a secret query parameter.
+struct PrimaryKey: Hashable, Sendable {
+    var method: String
+    var url: SHA256Digest
+    var credential: SHA256Digest
+}
+
+/// The full key of one stored response: its primary key, plus the request header values named
+/// by its `Vary` (RFC 9111 §4.1), as a digest.
+struct EntryKey: Hashable, Sendable {
+    var primary: PrimaryKey
+    /// The lower-cased names of the response's `Vary`, in its order; empty when it has none.
+    var varyNames: [String]
+    /// The digest of the request's values for `varyNames` (``SHA256Digest/zero`` without Vary).
+    var varyValues: SHA256Digest
+    /// The entry's identity and disk file name: a digest of all of the above.
+    let id: SHA256Digest
+
+    init(primary: PrimaryKey, varyNames: [String], varyValues: SHA256Digest) {
+        self.primary = primary
+        self.varyNames = varyNames
+        self.varyValues = varyValues
+        var hasher = SHA256()
+        hasher.update(Array(primary.method.utf8) + [0])
+        hasher.update(primary.url.bytes)
+        hasher.update(primary.credential.bytes)
+        hasher.update(varyValues.bytes)
+        id = hasher.finalize()
+    }
+}
+
+/// A request as the cache sees it: its primary key, its headers, and the means to check a
+/// stored `Vary`.
+struct RequestKey: Sendable {
+    let request: URLRequest
+    let primary: PrimaryKey
+    /// The request's headers by lower-cased name, read once: `URLRequest.value(forHTTPHeaderField:)`
+    /// costs about a microsecond a call on Linux, and a lookup needs a dozen.
+    let headers: [String: String]
+    /// The request's URL, against which a relative `Location` is resolved.
+    let url: URL
+
+    /// `nil` for a request without a URL or with one that is not http(s).
+    /// - Parameter credentialHeaders: Lower-cased names of the headers that carry a credential.
+    init?(_ request: URLRequest, credentialHeaders: [String]) {
+        // One URLComponents per request: it is the costliest part of a lookup.
+        guard let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
+            let normalized = Self.normalizedURL(components)
+        else { return nil }
+        self.request = request
+        self.url = url
+        var headers: [String: String] = [:]
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            let lowercased = name.lowercased()
+            // Two spellings of one name: combine them as a list, as HTTP would on the wire.
+            headers[lowercased] = headers[lowercased].map { $0 + "," + value } ?? value
+        }
+        self.headers = headers
+        let method = (request.httpMethod ?? "GET").uppercased()
+        primary = PrimaryKey(
+            method: method, url: SHA256.hash(normalized),
+            credential: Self.credentialFingerprint(headers: headers, components: components, names: credentialHeaders))
+    }
+
+    /// The value of the request header `name` (lower-cased).
+    func header(_ name: String) -> String? {
+        headers[name]
+    }
+
+    /// The digest of this request's values for the header `names` (lower-cased).
+    ///
+    /// Values are compared after trimming and removing white space around commas (§4.1 allows
+    /// normalisation that keeps the meaning). An absent header differs from an empty one.
+    func varyValues(for names: [String]) -> SHA256Digest {
+        guard !names.isEmpty else { return .zero }
+        var hasher = SHA256()
+        for name in names {
+            hasher.update(Array(name.utf8) + [0])
+            if let value = headers[name] {
+                let normalized = value.split(separator: ",", omittingEmptySubsequences: false)
+                    .map { $0.trimmingCharacters(in: .whitespaces) }
+                    .joined(separator: ",")
+                hasher.update(Array(normalized.utf8) + [1])
+            } else {
+                hasher.update([2])
+            }
+        }
+        return hasher.finalize()
+    }
+
+    /// The key under which a response with this `Vary` would be stored for this request.
+    func entryKey(varyNames: [String]) -> EntryKey {
+        EntryKey(primary: primary, varyNames: varyNames, varyValues: varyValues(for: varyNames))
+    }
+
+    /// The scheme and host lower-cased, the default port and the fragment removed, an empty
+    /// path written `/`. The query is kept as it is: its order and escapes may matter to the
+    /// server. `user:password@` is not part of it: it is a credential (see
+    /// ``credentialFingerprint(headers:components:names:)``). `nil` unless the URL is http or
+    /// https with a host.
+    static func normalizedURL(_ url: URL) -> String? {
+        URLComponents(url: url, resolvingAgainstBaseURL: true).flatMap(normalizedURL)
+    }
+
+    private static func normalizedURL(_ components: URLComponents) -> String? {
+        guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = components.percentEncodedHost?.lowercased(), !host.isEmpty
+        else { return nil }
+        var text = scheme + "://" + host
+        if let port = components.port, port != (scheme == "https" ? 443 : 80) {
+            text += ":\(port)"
+        }
+        text += components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        if let query = components.percentEncodedQuery, !query.isEmpty {
+            text += "?" + query
+        }
+        return text
+    }
+
+    /// A digest of the request's credentials: the values of the `headers` named in `names`
+    /// (both lower-cased) and the URL's `user:password@`. ``SHA256Digest/zero`` when the
+    /// request carries none.
+    ///
+    /// Authenticated responses are thereby stored per credential and never served to a request
+    /// with another one, and the secret itself is never kept.
+    static func credentialFingerprint(headers: [String: String], components: URLComponents, names: [String]) -> SHA256Digest {
+        var hasher = SHA256()
+        var found = false
+        // Sorted, so that the configuration's order does not change the fingerprint.
+        for name in names.sorted() {
+            guard let value = headers[name] else { continue }
+            found = true
+            hasher.update(Array(name.utf8) + [0] + Array(value.utf8) + [0])
+        }
+        if components.percentEncodedUser != nil || components.percentEncodedPassword != nil {
+            found = true
+            hasher.update(Array("\u{1}userinfo".utf8) + [0])
+            hasher.update(Array((components.percentEncodedUser ?? "").utf8) + [0])
+            hasher.update(Array((components.percentEncodedPassword ?? "").utf8) + [0])
+        }
+        return found ? hasher.finalize() : .zero
+    }
+
+    /// Whether two URLs share scheme, host and port (RFC 6454), for `Location` invalidation.
+    static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
+        func origin(_ url: URL) -> String? {
+            guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
+                let scheme = components.scheme?.lowercased(), let host = components.percentEncodedHost?.lowercased()
+            else { return nil }
+            return "\(scheme)://\(host):\(components.port ?? (scheme == "https" ? 443 : 80))"
+        }
+        guard let left = origin(lhs) else { return false }
+        return left == origin(rhs)
+    }
+}

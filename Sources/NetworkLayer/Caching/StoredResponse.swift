@@ -1,0 +1,91 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One response in the cache: what the server sent (less the headers a cache must not keep),
+/// when it was requested and received, and what follows from its headers.
+struct StoredResponse: Sendable {
+    let key: EntryKey
+    let statusCode: Int
+    let headers: StoredHeaders
+    let body: Data
+    /// When the request that produced it was sent (`request_time` of RFC 9111 §4.2.3).
+    let requestTime: Date
+    /// When it was received (`response_time`).
+    let responseTime: Date
+    let directives: CacheControl
+    let freshness: Freshness
+
+    init(
+        key: EntryKey, statusCode: Int, headers: StoredHeaders, body: Data, requestTime: Date, responseTime: Date,
+        heuristic: HTTPCache.HeuristicFreshness
+    ) {
+        self.key = key
+        self.statusCode = statusCode
+        self.headers = headers
+        self.body = body
+        self.requestTime = requestTime
+        self.responseTime = responseTime
+        directives = CacheControl(headers["Cache-Control"])
+        freshness = Freshness(
+            statusCode: statusCode, headers: headers, directives: directives, requestTime: requestTime,
+            responseTime: responseTime, heuristic: heuristic)
+    }
+
+    var etag: String? { headers["ETag"] }
+    var lastModified: String? { headers["Last-Modified"] }
+
+    /// Whether a conditional request can validate it (RFC 9111 §4.3.1).
+    var hasValidator: Bool { etag != nil || lastModified != nil }
+
+    /// What it costs in memory: body, headers, and a fixed allowance for the bookkeeping.
+    var byteCount: Int { body.count + headers.byteCount + 256 }
+
+    /// The stored response updated by a `304 Not Modified` (RFC 9111 §4.3.4, §3.2): each of the
+    /// 304's headers replaces the stored one, except `Content-Length` (the body did not change)
+    /// and those a cache never stores. The stored `Age` goes: the 304 is the new origin answer.
+    func updated(by notModified: HTTPURLResponse, requestTime: Date, responseTime: Date, heuristic: HTTPCache.HeuristicFreshness)
+        -> StoredResponse
+    {
+        var merged = headers
+        merged.set("Age", nil)
+        let update = StoredHeaders(storableFieldsOf: notModified)
+        for field in update.fields where field.lowercasedName != "content-length" {
+            merged.set(field.name, field.value)
+        }
+        return StoredResponse(
+            key: key, statusCode: statusCode, headers: merged, body: body, requestTime: requestTime, responseTime: responseTime,
+            heuristic: heuristic)
+    }
+
+    /// A `Response` to `request` from this stored one; with `age`, an `Age` header replaces the
+    /// stored one, as RFC 9111 §4 requires of a response served without validation.
+    func response(to request: URLRequest, age: TimeInterval?) -> Response? {
+        guard let url = request.url else { return nil }
+        // Whole seconds, finite and bounded by the stored values; the guard keeps Int() from
+        // trapping whatever happens.
+        let seconds = age.map { $0.isFinite && $0 < 1e15 ? Int(max(0, $0)) : CacheControl.deltaSecondsLimit }
+        if let served = served.withLock({ $0 }), served.url == url, served.age == seconds {
+            return Response(request: request, httpResponse: served.response, data: body)
+        }
+        var fields = headers.dictionary(excluding: seconds == nil ? [] : ["age"])
+        if let seconds { fields["Age"] = String(seconds) }
+        guard let httpResponse = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: fields)
+        else { return nil }
+        served.withLock { $0 = ServedResponse(url: url, age: seconds, response: httpResponse) }
+        return Response(request: request, httpResponse: httpResponse, data: body)
+    }
+
+    /// The `HTTPURLResponse` made for the last hit, kept for the next one with the same URL
+    /// and age: making one costs FoundationNetworking over ten microseconds (it parses and
+    /// sanitises every header), more than the rest of a lookup. Shared by the copies of this
+    /// stored response, and replaced with it.
+    private let served = Locked<ServedResponse?>(nil)
+
+    private struct ServedResponse {
+        let url: URL
+        let age: Int?
+        let response: HTTPURLResponse
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+@testable import NetworkLayer
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The key: method, normalised URL, the headers `Vary` names, and a credential fingerprint.
+@Suite("HTTP cache: keys, Vary and credentials")
+struct CacheKeyTests {
+    let clock = TestClock()
+    let fresh = ["Cache-Control": "max-age=600"]
+
+    /// An origin that echoes a request header into the body.
+    private func echoing(_ header: String, headers: [String: String]) -> FakeOrigin {
+        FakeOrigin { request, _ in
+            makeResponse(to: request, headers: headers, body: request.value(forHTTPHeaderField: header) ?? "none")
+        }
+    }
+
+    @Test func aResponseIsNeverServedForAnotherCredential() throws {
+        let cache = try memoryCache(clock)
+        let origin = echoing("Authorization", headers: fresh)
+        let alice = makeRequest(headers: ["Authorization": "Bearer alice"])
+        let bob = makeRequest(headers: ["Authorization": "Bearer bob"])
+        exchange(cache, alice, origin: origin)
+        let bobs = exchange(cache, bob, origin: origin)
+        #expect(bobs.outcome == .network)
+        #expect(bobs.body == "Bearer bob")
+        #expect(exchange(cache, alice, origin: origin).body == "Bearer alice")
+        #expect(exchange(cache, bob, origin: origin).body == "Bearer bob")
+    }
+
+    @Test func anAuthenticatedResponseIsNotServedWithoutTheCredential() throws {
+        let cache = try memoryCache(clock)
+        let origin = echoing("Authorization", headers: fresh)
+        exchange(cache, makeRequest(headers: ["Authorization": "Bearer alice"]), origin: origin)
+        #expect(exchange(cache, makeRequest(), origin: origin).outcome == .network)
+    }
+
+    @Test func cookiesAndConfiguredHeadersAreCredentialsToo() throws {
+        let cache = try memoryCache(clock) { $0.credentialHeaders.insert("X-Session") }
+        let origin = countingOrigin(fresh)
+        exchange(cache, makeRequest(headers: ["Cookie": "id=1"]), origin: origin)
+        #expect(exchange(cache, makeRequest(headers: ["Cookie": "id=2"]), origin: origin).outcome == .network)
+        exchange(cache, makeRequest(headers: ["X-Session": "a"]), origin: origin)
+        #expect(exchange(cache, makeRequest(headers: ["X-Session": "b"]), origin: origin).outcome == .network)
+        #expect(exchange(cache, makeRequest(headers: ["X-Session": "a"]), origin: origin).outcome == .hit)
+    }
+
+    @Test func userInfoInTheURLIsACredential() throws {
+        let cache = try memoryCache(clock)
+        let origin = countingOrigin(fresh)
+        exchange(cache, makeRequest("https://alice:one@api.example.com/items/1"), origin: origin)
+        #expect(exchange(cache, makeRequest("https://bob:two@api.example.com/items/1"), origin: origin).outcome == .network)
+        #expect(exchange(cache, makeRequest("https://api.example.com/items/1"), origin: origin).outcome == .network)
+    }
+
+    @Test func theFingerprintIsADigestNotTheSecret() throws {
+        let request = makeRequest(headers: ["Authorization": "Bearer s3cret-token"])
+        let key = try #require(RequestKey(request, credentialHeaders: ["authorization"]))
+        #expect(key.primary.credential != .zero)
+        #expect(!key.primary.credential.hex.contains("s3cret"))
+        #expect(!String(describing: key.primary).contains("s3cret"))
+        let none = try #require(RequestKey(makeRequest(), credentialHeaders: ["authorization"]))
+        #expect(none.primary.credential == .zero)
+    }
+
+    @Test func varyKeepsOneVariantPerLanguage() throws {
+        let cache = try memoryCache(clock)
+        let origin = echoing("Accept-Language", headers: ["Cache-Control": "max-age=600", "Vary": "Accept-Language"])
+        let english = makeRequest(headers: ["Accept-Language": "en"])
+        let french = makeRequest(headers: ["Accept-Language": "fr"])
+        exchange(cache, english, origin: origin)
+        #expect(exchange(cache, french, origin: origin).outcome == .network)
+        #expect(exchange(cache, english, origin: origin).body == "en")
+        #expect(exchange(cache, french, origin: origin).body == "fr")
+        #expect(exchange(cache, makeRequest(), origin: origin).outcome == .network)
+        #expect(origin.count == 3)
+    }
+
+    @Test func varyValuesAreComparedAfterNormalisingWhiteSpace() throws {
+        let cache = try memoryCache(clock)
+        let origin = countingOrigin(["Cache-Control": "max-age=600", "Vary": "accept-language"])
+        exchange(cache, makeRequest(headers: ["Accept-Language": "en, fr"]), origin: origin)
+        #expect(exchange(cache, makeRequest(headers: ["Accept-Language": " en,fr "]), origin: origin).outcome == .hit)
+    }
+
+    @Test func aNewVariantForTheSameRequestReplacesTheOldOne() throws {
+        let cache = try memoryCache(clock)
+        let origin = FakeOrigin { request, number in
+            // First Vary: Accept, then Vary: Accept-Language: the old variant must not linger.
+            let vary = number == 1 ? "Accept" : "Accept-Language"
+            return makeResponse(to: request, headers: ["Cache-Control": "max-age=10", "Vary": vary], body: "response \(number)")
+        }
+        let request = makeRequest(headers: ["Accept": "json", "Accept-Language": "en"])
+        exchange(cache, request, origin: origin)
+        clock.advance(by: 11)
+        exchange(cache, request, origin: origin)
+        #expect(exchange(cache, request, origin: origin).body == "response 2")
+        #expect(try #require(cache.memory).count == 1)
+    }
+
+    @Test(arguments: [
+        "HTTPS://API.Example.COM/items/1", "https://api.example.com:443/items/1", "https://api.example.com/items/1#section",
+    ])
+    func equivalentURLsShareAnEntry(url: String) throws {
+        let cache = try memoryCache(clock)
+        let origin = countingOrigin(fresh)
+        exchange(cache, makeRequest(), origin: origin)
+        #expect(exchange(cache, makeRequest(url), origin: origin).outcome == .hit)
+    }
+
+    @Test(arguments: [
+        "https://api.example.com/items/1?a=1", "https://api.example.com/items/1/", "http://api.example.com/items/1",
+        "https://api.example.com:8443/items/1", "https://api.example.com/Items/1",
+    ])
+    func differentURLsDoNotShareAnEntry(url: String) throws {
+        let cache = try memoryCache(clock)
+        let origin = countingOrigin(fresh)
+        exchange(cache, makeRequest(), origin: origin)
+        #expect(exchange(cache, makeRequest(url), origin: origin).outcome == .network)
+    }
+
+    @Test func queryOrderIsPartOfTheKey() {
+        let first = RequestKey.normalizedURL(URL(string: "https://a.example/x?a=1&b=2")!)
+        let second = RequestKey.normalizedURL(URL(string: "https://a.example/x?b=2&a=1")!)
+        #expect(first != second)
+        #expect(RequestKey.normalizedURL(URL(string: "HTTP://A.example:80")!) == "http://a.example/")
+    }
+}

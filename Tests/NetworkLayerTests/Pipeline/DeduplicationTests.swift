@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+import TestSupport
+import TransportTestSupport
+@testable import NetworkLayer
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// In-flight deduplication (``Router/deduplicatesRequests``), proven by how many requests reached
+/// the fixture server's counting routes, which answer after `delay_ms` so that requests overlap.
+@Suite("Identical requests in flight share one transfer", .needsFixtureServer)
+struct DeduplicationTests {
+    /// The real transport, counting the transfers it was asked for and those cancelled.
+    final class CountingTransport: HTTPTransport, @unchecked Sendable {
+        let inner: any HTTPTransport
+        private let lock = NSLock()
+        private var counts = (started: 0, cancelled: 0)
+
+        init(_ inner: any HTTPTransport) { self.inner = inner }
+
+        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+            lock.withLock { counts.started += 1 }
+            do {
+                return try await inner.send(request)
+            } catch {
+                if Task.isCancelled { lock.withLock { counts.cancelled += 1 } }
+                throw error
+            }
+        }
+
+        var started: Int { lock.withLock { counts.started } }
+        var cancelled: Int { lock.withLock { counts.cancelled } }
+    }
+
+    private func router(_ transport: any HTTPTransport, deduplicates: Bool = true, plugins: [any PluginType] = []) -> Router<TestEndpoint> {
+        Router(transport: transport, callbackQueue: DispatchQueue(label: "tests"), plugins: plugins, deduplicatesRequests: deduplicates)
+    }
+
+    private func hits(_ key: String) async throws -> Int {
+        let stats = try await Router<TestEndpoint>(callbackQueue: DispatchQueue(label: "stats")).request(.fixture("cache/stats/\(key)"))
+        return try jsonObject(stats.data)["hits"] as? Int ?? -1
+    }
+
+    /// Sends `count` requests at once and waits for every completion.
+    private func sendAll(
+        _ router: Router<TestEndpoint>, _ endpoints: [TestEndpoint], cancelling: Set<Int> = [], after delay: Double = 0.1
+    ) async -> [Result<Response, NetworkError>] {
+        let results = Locked([Int: Result<Response, NetworkError>]())
+        var handles: [any Cancellable] = []
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let remaining = Locked(endpoints.count)
+            for (index, endpoint) in endpoints.enumerated() {
+                handles.append(router.request(endpoint) { result in
+                    results.withLock { $0[index] = result }
+                    if remaining.withLock({ $0 -= 1; return $0 }) == 0 { done.resume() }
+                })
+            }
+            if !cancelling.isEmpty {
+                let chosen = cancelling.map { handles[$0] }
+                DispatchQueue.global().asyncAfter(deadline: .now() + delay) { for handle in chosen { handle.cancel() } }
+            }
+        }
+        return results.withLock { results in endpoints.indices.map { results[$0]! } }
+    }
+
+    @Test(arguments: TestTransport.all)
+    func twentyIdenticalGETsMakeOneTransfer(_ transport: TestTransport) async throws {
+        let key = UUID().uuidString
+        let endpoint = TestEndpoint.fixture("cache/no-store/\(key)?delay_ms=300")
+        let results = await sendAll(router(transport.make()), Array(repeating: endpoint, count: 20))
+        let responses = try results.map { try $0.get() }
+        #expect(responses.allSatisfy { $0.statusCode == 200 && $0.data == responses[0].data })
+        #expect(try await hits(key) == 1)
+        #expect(responses.filter { $0.metrics?.sharedTransfer == true }.count == 19)
+        #expect(responses.allSatisfy { $0.metrics?.bytesReceived == Int64(responses[0].data.count) })
+    }
+
+    @Test(arguments: TestTransport.all)
+    func withoutDeduplicationEachRequestIsSent(_ transport: TestTransport) async throws {
+        let key = UUID().uuidString
+        let endpoint = TestEndpoint.fixture("cache/no-store/\(key)?delay_ms=300")
+        let results = await sendAll(router(transport.make(), deduplicates: false), Array(repeating: endpoint, count: 5))
+        #expect(results.allSatisfy { (try? $0.get())?.statusCode == 200 })
+        #expect(try await hits(key) == 5)
+    }
+
+    @Test(arguments: TestTransport.all)
+    func cancellingTheFirstCallerLeavesTheTransferToTheOthers(_ transport: TestTransport) async throws {
+        let key = UUID().uuidString
+        let counting = CountingTransport(transport.make())
+        let endpoint = TestEndpoint.fixture("cache/no-store/\(key)?delay_ms=400")
+        let results = await sendAll(router(counting), Array(repeating: endpoint, count: 3), cancelling: [0])
+        #expect(results[0].isCancelled)
+        #expect((try? results[1].get())?.statusCode == 200)
+        #expect((try? results[2].get())?.statusCode == 200)
+        #expect(try await hits(key) == 1)
+        #expect(counting.started == 1)
+        #expect(counting.cancelled == 0)
+    }
+
+    @Test(arguments: TestTransport.all)
+    func theTransferStopsWhenTheLastCallerLeaves(_ transport: TestTransport) async throws {
+        let key = UUID().uuidString
+        let counting = CountingTransport(transport.make())
+        let router = router(counting)
+        let endpoint = TestEndpoint.fixture("cache/no-store/\(key)?delay_ms=2000")
+        let started = Date()
+        let results = await sendAll(router, Array(repeating: endpoint, count: 3), cancelling: [0, 1, 2])
+        #expect(results.allSatisfy { $0.isCancelled }, "\(results)")
+        #expect(Date().timeIntervalSince(started) < 1.5)
+        #expect(await eventually { counting.cancelled == 1 })
+        // A request after that starts a transfer of its own.
+        _ = try await router.request(TestEndpoint.fixture("cache/no-store/\(key)"))
+        #expect(counting.started == 2)
+    }
+
+    @Test(arguments: TestTransport.all)
+    func eachCallerKeepsItsOwnDeadline(_ transport: TestTransport) async throws {
+        let key = UUID().uuidString
+        let patient = TestEndpoint.fixture("cache/no-store/\(key)?delay_ms=600")
+        var hurried = patient
+        hurried.timeout = 0.2
+        let results = await sendAll(router(transport.make()), [patient, hurried])
+        #expect((try? results[0].get())?.statusCode == 200)
+        guard case .failure(.timedOut(let after)) = results[1] else {
+            Issue.record("expected the hurried caller to time out, got \(results[1])")
+            return
+        }
+        #expect(after == 0.2)
+        #expect(try await hits(key) == 1)
+    }
+
+    @Test(arguments: TestTransport.all)
+    func requestsWithOtherHeadersOrMethodsAreNotShared(_ transport: TestTransport) async throws {
+        let key = UUID().uuidString
+        var alice = TestEndpoint.fixture("cache/no-store/\(key)?delay_ms=300")
+        alice.headers = ["Authorization": "Bearer alice"]
+        var bob = alice
+        bob.headers = ["Authorization": "Bearer bob"]
+        var post = alice
+        post.httpMethod = .post
+        post.task = .requestData(Data("x".utf8), contentType: "text/plain")
+        let results = await sendAll(router(transport.make()), [alice, bob, post, post])
+        #expect(results.allSatisfy { (try? $0.get())?.statusCode == 200 })
+        #expect(try await hits(key) == 4)
+    }
+
+    @Test func aThousandSharersWithRandomCancellationsCompleteOnceEach() async throws {
+        let key = UUID().uuidString
+        let router = router(URLSessionTransport())
+        let endpoint = TestEndpoint.fixture("cache/no-store/\(key)?delay_ms=200")
+        let cancelled = Set((0..<1000).filter { _ in Bool.random() })
+        let results = await sendAll(router, Array(repeating: endpoint, count: 1000), cancelling: cancelled, after: 0.05)
+        #expect(results.count == 1000)
+        for index in 0..<1000 where !cancelled.contains(index) {
+            #expect((try? results[index].get())?.statusCode == 200)
+        }
+        #expect(router.sharedTransfers?.count == 0)
+        #expect(router.inFlightCount == 0)
+        #expect(try await hits(key) == 1)
+    }
+}
