@@ -43,7 +43,8 @@ public enum RequestBuilder {
             // A method is a token too (RFC 9110 §9.1); FoundationNetworking sends it verbatim.
             throw .invalidMethod(HeaderValidation.printable(endpoint.httpMethod.rawValue))
         }
-        request.httpMethod = endpoint.httpMethod.rawValue
+        // A new request's method is already GET, and FoundationNetworking's setter is not free.
+        if endpoint.httpMethod != .get { request.httpMethod = endpoint.httpMethod.rawValue }
         try request.setValidatedHeaders(endpoint.headers)
 
         var body = BodyKind.inRequest

@@ -18,48 +18,51 @@ enum URLJoining {
         guard let scheme = base.scheme?.lowercased(), scheme == "http" || scheme == "https", base.host != nil else {
             throw .invalidURL(base.absoluteString)
         }
-        if path.contains("#") {
-            throw .invalidPath(path, reason: "a \"#\" fragment is never sent to the server")
+        // Bytes, not Characters: String's grapheme-aware search cost more than the URL parse.
+        let path = Array(path.utf8)
+        if path.contains(UInt8(ascii: "#")) {
+            throw .invalidPath(String(decoding: path, as: UTF8.self), reason: "a \"#\" fragment is never sent to the server")
         }
 
         // The base as written: scheme (lower-cased), authority and path; then its query and fragment.
-        var text = base.absoluteString
-        var fragment: Substring?
-        if let hash = text.firstIndex(of: "#") {
-            fragment = text[text.index(after: hash)...]
-            text = String(text[..<hash])
+        var text = Array(base.absoluteString.utf8)
+        var fragment: ArraySlice<UInt8> = []
+        if let hash = text.firstIndex(of: UInt8(ascii: "#")) {
+            fragment = text[hash...]
+            text.removeSubrange(hash...)
         }
-        var queries: [Substring] = []
-        if let mark = text.firstIndex(of: "?") {
-            let baseQuery = text[text.index(after: mark)...]
-            if !baseQuery.isEmpty { queries.append(baseQuery) }
-            text = String(text[..<mark])
+        var queries: [ArraySlice<UInt8>] = []
+        if let mark = text.firstIndex(of: UInt8(ascii: "?")) {
+            if mark + 1 < text.count { queries.append(text[(mark + 1)...]) }
+            text.removeSubrange(mark...)
         }
-        if let colon = text.firstIndex(of: ":") {
-            text = scheme + text[colon...]
+        if let colon = text.firstIndex(of: UInt8(ascii: ":")) {
+            text.replaceSubrange(..<colon, with: scheme.utf8)
         }
 
-        let pathPart: Substring
-        if let questionMark = path.firstIndex(of: "?") {
+        var pathPart = path[...]
+        if let questionMark = path.firstIndex(of: UInt8(ascii: "?")) {
             pathPart = path[..<questionMark]
-            let pathQuery = path[path.index(after: questionMark)...]
-            if !pathQuery.isEmpty { queries.append(Substring(escape(pathQuery, keeping: isQueryCharacter))) }
-        } else {
-            pathPart = path[...]
+            let pathQuery = path[(questionMark + 1)...]
+            if !pathQuery.isEmpty { queries.append(escape(pathQuery, keeping: isQueryCharacter)[...]) }
         }
-        if let extraQuery, !extraQuery.isEmpty { queries.append(Substring(extraQuery)) }
+        if let extraQuery, !extraQuery.isEmpty { queries.append(Array(extraQuery.utf8)[...]) }
 
         if !pathPart.isEmpty {
-            if text.hasSuffix("/") { text.removeLast() }
-            var relative = escape(pathPart, keeping: isPathCharacter)
-            if relative.hasPrefix("/") { relative.removeFirst() }
-            text += "/" + relative
+            if text.last == UInt8(ascii: "/") { text.removeLast() }
+            var relative = escape(pathPart, keeping: isPathCharacter)[...]
+            if relative.first == UInt8(ascii: "/") { relative = relative.dropFirst() }
+            text.append(UInt8(ascii: "/"))
+            text.append(contentsOf: relative)
         }
-        if !queries.isEmpty { text += "?" + queries.joined(separator: "&") }
-        if let fragment { text += "#" + fragment }
+        for (index, query) in queries.enumerated() {
+            text.append(index == 0 ? UInt8(ascii: "?") : UInt8(ascii: "&"))
+            text.append(contentsOf: query)
+        }
+        text.append(contentsOf: fragment)
 
-        guard let url = URL(string: text) else {
-            throw .invalidURL(base.absoluteString + "/" + path)
+        guard let url = URL(string: String(decoding: text, as: UTF8.self)) else {
+            throw .invalidURL(base.absoluteString + "/" + String(decoding: path, as: UTF8.self))
         }
         return url
     }
@@ -68,14 +71,13 @@ enum URLJoining {
 
     /// Percent-encodes every byte `keeping` rejects; a `%` followed by two hex digits is kept as
     /// an escape, any other `%` becomes `%25`.
-    private static func escape(_ text: Substring, keeping isAllowed: (UInt8) -> Bool) -> String {
-        let bytes = Array(text.utf8)
+    private static func escape(_ bytes: ArraySlice<UInt8>, keeping isAllowed: (UInt8) -> Bool) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
             let byte = bytes[index]
-            if byte == UInt8(ascii: "%"), index + 2 < bytes.count,
+            if byte == UInt8(ascii: "%"), index + 2 < bytes.endIndex,
                 isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2])
             {
                 output.append(byte)
@@ -88,7 +90,7 @@ enum URLJoining {
             }
             index += 1
         }
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {
@@ -107,8 +109,13 @@ enum URLJoining {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "!"),
+            UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
+            UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"):
+            return true
         default:
-            return "-._~!$&'()*+,;=:@/".utf8.contains(byte)
+            return false
         }
     }
 

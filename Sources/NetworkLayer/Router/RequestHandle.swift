@@ -51,7 +51,8 @@ final class RequestHandle: Cancellable {
     /// seconds from now. A timeout that is not a deadline (``Seconds/isDeadline(_:)``, infinity
     /// for one) arms nothing.
     func arm(timeout: TimeInterval) {
-        guard Seconds.isDeadline(timeout) else { return }
+        // A request answered at once (a stub, a cache hit) needs no timer.
+        guard Seconds.isDeadline(timeout), !state.withLock({ $0.isFinished }) else { return }
         let token = scheduler.schedule(after: timeout) { [weak self] in
             self?.interrupt(with: .timedOut(after: timeout))
         }

@@ -39,6 +39,7 @@ extension Router {
     ///   - decoder: The decoder; a new `JSONDecoder` by default.
     /// - Throws: ``NetworkError``; ``NetworkError/decoding(_:_:)`` keeps the `DecodingError` and
     ///   the response.
+    @inlinable
     public func request<T: Decodable>(
         _ route: EndPoint, as type: T.Type, decoder: JSONDecoder = JSONDecoder()
     ) async throws(NetworkError) -> T {

@@ -202,8 +202,8 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
             return handle
         }
         payload.withLock { $0 = exchange.payload }
-        handle.arm(timeout: exchange.timeout)
         send(exchange)
+        handle.arm(timeout: exchange.timeout)
         return handle
     }
 

@@ -13,12 +13,13 @@ struct LatencyPlugin: PluginType {
     func didReceive(_ result: Result<Response, NetworkError>, context: RequestContext) {
         guard let metrics = context.metrics else { return }
         let status = (try? result.get()).map { String($0.statusCode) } ?? "failed"
-        record("http.request", metrics.duration * 1_000, [
+        let tags = [
             "endpoint": "\(type(of: context.target))",
             "status": status,
-            "cache": "\(metrics.cacheOutcome.map { "\($0)" } ?? "none")",
+            "cache": metrics.cacheOutcome?.rawValue ?? "none",
             "attempts": String(metrics.attempts),
-        ])
+        ]
+        record("http.request", metrics.duration * 1_000, tags)
     }
 }
 // snippet.end

@@ -142,7 +142,7 @@ enum DefiningAnAPISnippets {
 
     static func mapping() -> Router<ListApi> {
         // snippet.start endpoint-mapping
-        let router = Router<ListApi>(mapping: EndpointMapping { endpoint in
+        let mapping = EndpointMapping<ListApi> { endpoint in
             var mapped = MappedEndpoint(endpoint)
                 .adding(headers: ["X-Client": "lists-ios/3.2"])
                 .adding(urlParameters: ["locale": "en-GB"])
@@ -150,7 +150,8 @@ enum DefiningAnAPISnippets {
                 mapped = mapped.replacing(timeout: 300)
             }
             return mapped
-        })
+        }
+        let router = Router<ListApi>(mapping: mapping)
         // snippet.end
         return router
     }

@@ -51,10 +51,15 @@ struct DeduplicationTests {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let remaining = Locked(endpoints.count)
             for (index, endpoint) in endpoints.enumerated() {
-                handles.append(router.request(endpoint) { result in
-                    results.withLock { $0[index] = result }
-                    if remaining.withLock({ $0 -= 1; return $0 }) == 0 { done.resume() }
-                })
+                handles.append(
+                    router.request(endpoint) { result in
+                        results.withLock { $0[index] = result }
+                        if remaining.withLock({
+                            $0 -= 1; return $0
+                        }) == 0 {
+                            done.resume()
+                        }
+                    })
             }
             if !cancelling.isEmpty {
                 let chosen = cancelling.map { handles[$0] }
