@@ -76,7 +76,12 @@ extension Router {
             var context = context
             context.attempt = attempts
             for plugin in plugins { plugin.didReceive(result, context: context) }
-            reader.withLock { $0 }?.finish(plugins.reduce(result) { $1.process($0, context: context) })
+            // Taken out, not read: the state holds this handle, and the handle this closure.
+            let state = reader.withLock { state in
+                defer { state = nil }
+                return state
+            }
+            state?.finish(plugins.reduce(result) { $1.process($0, context: context) })
         }
         let state = StreamState(handle: handle, redaction: redaction, idleTimeout: options.idleTimeout, scheduler: scheduler)
         reader.withLock { $0 = state }

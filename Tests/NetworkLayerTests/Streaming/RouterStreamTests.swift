@@ -71,6 +71,22 @@ struct RouterStreamTests {
         await #expect(throws: NetworkError.self) { try await stream.response() }
     }
 
+    /// A finished stream's state was kept alive by its own handle (a cycle LeakSanitizer found
+    /// after a failed status): every way a stream ends must release it.
+    @Test(arguments: TestTransport.all, ["ndjson?count=3", "sse/error"])
+    func aFinishedStreamReleasesItsState(_ transport: TestTransport, path: String) async throws {
+        weak var released: StreamState?
+        do {
+            let stream = Self.router(transport).stream(Self.endpoint(path))
+            released = stream.state
+            do {
+                for try await _ in stream {}
+            } catch {}
+            _ = try? await stream.response()
+        }
+        #expect(await eventually { released == nil })
+    }
+
     @Test(arguments: TestTransport.all)
     func pluginsPrepareTheRequestAndSeeTheEndOnce(_ transport: TestTransport) async throws {
         let plugin = StreamHookCounter()
