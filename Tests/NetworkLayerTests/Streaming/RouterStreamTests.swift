@@ -102,7 +102,9 @@ struct RouterStreamTests {
         let router = Self.router(transport)
         let collected = Locked(Data())
         let completions = CompletionCounter()
-        router.stream(Self.endpoint("ndjson?count=50&chunk=7"), onChunk: { chunk in collected.withLock { $0.append(chunk) } }) {
+        router.stream(Self.endpoint("ndjson?count=50&chunk=7")) { chunk in
+            collected.withLock { $0.append(chunk) }
+        } completion: {
             completions.record($0)
         }
         #expect(await eventually { completions.count == 1 })
