@@ -79,7 +79,12 @@ extension Router {
             context.metrics = metrics.finish()
             let result = result.attaching(context.metrics)
             for plugin in plugins { plugin.didReceive(result, context: context) }
-            reader.withLock { $0 }?.finish(plugins.reduce(result) { $1.process($0, context: context) })
+            // Taken out, not read: the state holds this handle, and the handle this closure.
+            let state = reader.withLock { state in
+                defer { state = nil }
+                return state
+            }
+            state?.finish(plugins.reduce(result) { $1.process($0, context: context) })
         }
         let state = StreamState(
             handle: handle, redaction: redaction, idleTimeout: options.idleTimeout, scheduler: scheduler, metrics: metrics)

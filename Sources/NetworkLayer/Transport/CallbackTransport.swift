@@ -23,6 +23,7 @@ package protocol CallbackTransport: HTTPTransport {
 extension CallbackTransport {
     /// ``HTTPTransport/send(_:)`` over ``start(_:completion:)``, through the one bridge.
     package func sendThroughCallback(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        try await awaitCallback { start(request, completion: $0) }.get()
+        try checkCancellationBeforeStarting()
+        return try await awaitCallback { start(request, completion: $0) }.get()
     }
 }

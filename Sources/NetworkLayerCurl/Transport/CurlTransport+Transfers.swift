@@ -18,6 +18,7 @@ extension CurlTransport {
         let call = CurlCall(
             sink: .memory, maximumBodySize: configuration.maximumResponseSize, url: request.originalURL,
             sendProgress: progress)
+        try checkCancellationBeforeStarting()
         return try await awaitCallback { start(request, call: call, completion: $0) }.get()
     }
 
@@ -32,6 +33,7 @@ extension CurlTransport {
         let call = CurlCall(
             sink: .file(file), maximumBodySize: configuration.maximumResponseSize, url: request.originalURL,
             receiveProgress: progress)
+        try checkCancellationBeforeStarting()
         return try await awaitCallback { start(request, call: call, completion: $0) }.get()
     }
 }

@@ -109,20 +109,21 @@ enum StreamingSnippets {
 
     static func completion(router: Router<LiveApi>) {
         // snippet.start streaming-completion
-        let handle = router.stream(.scores, onChunk: { chunk in
+        let handle = router.stream(.scores) { chunk in
             print(chunk.count, "bytes")
-        }, completion: { result in
+        } completion: { result in
             if case .failure(let error) = result { print(error.localizedDescription) }
-        })
+        }
         handle.cancel()
         // snippet.end
     }
 
     static func stubbed() async throws {
         // snippet.start streaming-stub
-        let router = Router<LiveApi>(transport: StubTransport(StubResponse(
+        let sample = StubResponse(
             headers: ["Content-Type": "text/event-stream"],
-            chunks: [Data("event: goal\ndata: 1-".utf8), Data("0\n\n".utf8)])))
+            chunks: [Data("event: goal\ndata: 1-".utf8), Data("0\n\n".utf8)])
+        let router = Router<LiveApi>(transport: StubTransport(sample))
         var received: [ServerSentEvent] = []
         for try await event in router.stream(.scores).events { received.append(event) }
         // received == [ServerSentEvent(type: "goal", data: "1-0")]

@@ -43,7 +43,9 @@ struct StreamBackPressureTests {
         }
         let after = try #require(ProcessResources.Snapshot.now())
         let growth = Double(after.residentBytes - before.residentBytes) / 1_048_576
-        print("BACKPRESSURE: \(transport): \(received >> 20) MiB read, RSS +\(String(format: "%.1f", growth)) MiB, \(outcome.map { "\($0)" } ?? "read to the end")")
+        print(
+            "BACKPRESSURE: \(transport): \(received >> 20) MiB read, RSS +\(String(format: "%.1f", growth)) MiB, \(outcome.map { "\($0)" } ?? "read to the end")"
+        )
         switch transport {
         case .curl:
             #expect(outcome == nil)
