@@ -154,7 +154,8 @@ struct DeduplicationTests {
     @Test func aThousandSharersWithRandomCancellationsCompleteOnceEach() async throws {
         let key = UUID().uuidString
         let router = router(URLSessionTransport())
-        let endpoint = TestEndpoint.fixture("cache/no-store/\(key)?delay_ms=200")
+        // Long enough for all 1,000 to join before the answer, under ThreadSanitizer too.
+        let endpoint = TestEndpoint.fixture("cache/no-store/\(key)?delay_ms=\(Int(TestTiming.bound(0.5) * 1000))")
         let cancelled = Set((0..<1000).filter { _ in Bool.random() })
         let results = await sendAll(router, Array(repeating: endpoint, count: 1000), cancelling: cancelled, after: 0.05)
         #expect(results.count == 1000)
