@@ -89,7 +89,7 @@ struct EndpointMappingTests {
     @Test(arguments: TestTransport.all)
     func theMappedTimeoutIsTheDeadline(_ transport: TestTransport) async throws {
         let mapping = EndpointMapping<TestEndpoint>.environment(try fixture()).then { $0.replacing(timeout: 0.3) }
-        let started = Date()
+        // The drip takes 5 s and the endpoint's own timeout is 10 s: only the mapped one gives 0.3.
         do {
             _ = try await router(transport, mapping: mapping).request(production("drip?bytes=5"))
             Issue.record("A 5 s drip finished under a 0.3 s deadline")
@@ -98,7 +98,6 @@ struct EndpointMappingTests {
         } catch {
             Issue.record("Expected a timeout, got \(error)")
         }
-        #expect(Date().timeIntervalSince(started) < 2)
     }
 
     @Test(arguments: TestTransport.all)
