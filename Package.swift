@@ -34,7 +34,10 @@ let package = Package(
             name: "TransportTestSupport", dependencies: ["NetworkLayer", "NetworkLayerCurl"],
             path: "Tests/TransportTestSupport"),
         .testTarget(name: "EncodingTests", dependencies: ["Encoding", "TestSupport"], path: "Tests/EncodingTests"),
-        .testTarget(name: "NetworkLayerTests", dependencies: ["NetworkLayer", "TestSupport"], path: "Tests/NetworkLayerTests"),
+        // The wire suites run over both transports, so this target needs libcurl's headers too.
+        .testTarget(
+            name: "NetworkLayerTests", dependencies: ["NetworkLayer", "TestSupport", "TransportTestSupport"],
+            path: "Tests/NetworkLayerTests"),
         .testTarget(
             name: "NetworkLayerCurlTests",
             dependencies: ["NetworkLayerCurl", "NetworkLayer", "TestSupport", "TransportTestSupport"],

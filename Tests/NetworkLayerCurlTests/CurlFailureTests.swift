@@ -31,6 +31,15 @@ struct CurlFailureTests {
         #expect(error?.code == .networkConnectionLost)
     }
 
+    /// libcurl calls an invalid status line an unsupported protocol and a 200 KiB header line
+    /// "out of memory": both are the server's fault, named as such, over either transport.
+    @Test(.needsFixtureServer, arguments: TestTransport.all, ["/invalid-status-line", "/huge-header?kib=200"])
+    func aHeadLibcurlCannotReadIsBadServerResponse(_ transport: TestTransport, _ route: String) async throws {
+        let error = await urlError { try await transport.make().send(fixtureRequest(route)) }
+        #expect(error?.code == .badServerResponse)
+        #expect(error?.localizedDescription.hasPrefix("The server's response could not be read: ") == true, "\(String(describing: error))")
+    }
+
     /// libcurl 7.88 reads the numeric prefix of these and returns a body cut to it as a success.
     @Test(.needsFixtureServer, arguments: ["5five", "1e3", "0x10", "+5", "5 5", "-1", "5,6"])
     func aContentLengthThatIsNotOnePlainNumberIsAnError(_ value: String) async throws {
