@@ -40,11 +40,12 @@ struct CurlFailureTests {
         #expect(error?.localizedDescription.hasPrefix("The server's response could not be read: ") == true, "\(String(describing: error))")
     }
 
-    /// libcurl 7.88 reads the numeric prefix of these and returns a body cut to it as a success.
-    @Test(.needsFixtureServer, arguments: ["5five", "1e3", "0x10", "+5", "5 5", "-1", "5,6"])
-    func aContentLengthThatIsNotOnePlainNumberIsAnError(_ value: String) async throws {
+    /// libcurl 7.88 reads the numeric prefix of these and returns a body cut to it as a success;
+    /// both transports check the field themselves.
+    @Test(.needsFixtureServer, arguments: TestTransport.all, ["5five", "1e3", "0x10", "+5", "5 5", "-1", "5,6"])
+    func aContentLengthThatIsNotOnePlainNumberIsAnError(_ transport: TestTransport, _ value: String) async throws {
         let query = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-        let error = await urlError { try await CurlTransport().send(fixtureRequest("/content-length?value=\(query)&body=helloworld")) }
+        let error = await urlError { try await transport.make().send(fixtureRequest("/content-length?value=\(query)&body=helloworld")) }
         #expect(error?.code == .badServerResponse)
     }
 
@@ -54,15 +55,15 @@ struct CurlFailureTests {
         #expect(error?.localizedDescription.contains("Content-Length \"5five\"") == true)
     }
 
-    @Test(.needsFixtureServer)
-    func aBodyShorterThanItsContentLengthIsAnError() async throws {
-        let error = await urlError { try await CurlTransport().send(fixtureRequest("/content-length?value=20&body=hello")) }
+    @Test(.needsFixtureServer, arguments: TestTransport.all)
+    func aBodyShorterThanItsContentLengthIsAnError(_ transport: TestTransport) async throws {
+        let error = await urlError { try await transport.make().send(fixtureRequest("/content-length?value=20&body=hello")) }
         #expect(error?.code == .networkConnectionLost)
     }
 
-    @Test(.needsFixtureServer)
-    func aPlainContentLengthIsAccepted() async throws {
-        let (data, response) = try await CurlTransport().send(fixtureRequest("/content-length?value=10&body=helloworld"))
+    @Test(.needsFixtureServer, arguments: TestTransport.all)
+    func aPlainContentLengthIsAccepted(_ transport: TestTransport) async throws {
+        let (data, response) = try await transport.make().send(fixtureRequest("/content-length?value=10&body=helloworld"))
         #expect(response.statusCode == 200)
         #expect(String(decoding: data, as: UTF8.self) == "helloworld")
     }
