@@ -115,9 +115,10 @@ struct CurlRoundTripTests {
         #expect(String(decoding: data, as: UTF8.self) == "teapot")
     }
 
-    @Test(.needsFixtureServer)
-    func aRedirectIsReturnedAsItIs() async throws {
-        let (_, response) = try await CurlTransport().send(fixtureRequest("/redirect-loop"))
+    /// Neither transport follows a redirect: the router does, by its `RedirectPolicy`.
+    @Test(.needsFixtureServer, arguments: TestTransport.all)
+    func aRedirectIsReturnedAsItIs(_ transport: TestTransport) async throws {
+        let (_, response) = try await transport.make().send(fixtureRequest("/redirect-loop"))
         #expect(response.statusCode == 302)
         #expect(response.value(forHTTPHeaderField: "Location") == "/redirect-loop")
     }
