@@ -25,7 +25,9 @@ struct CurlReusedConnectionTests {
         let echo = try json(data)
         #expect(echo["size"] as? Int == body.count)
         #expect(echo["sha256"] as? String == (try sha256Hex(body)))
-        #expect(seconds(since: start) < TestTiming.bound(1))
+        // Well under the 10 s timeout a hang would last, with room for the parallel run, whose
+        // other suites can hold both cooperative threads for a moment (seen: 1.26 s).
+        #expect(seconds(since: start) < TestTiming.bound(2))
     }
 
     @Test func anUploadFromAFileIsSentAgainWholeWithProgressThatNeverGoesBack() async throws {
