@@ -170,7 +170,9 @@ struct RouterHTTPBinTests {
 
     @Test(arguments: TestTransport.all)
     func unauthorizedBasicAuthReturnsThe401InsteadOfHanging(_ transport: TestTransport) async throws {
-        let started = Date()
+        // A hang would end at the 5 s deadline with .timedOut, an unexpected error below. How
+        // soon the 401 comes is measured in RouterDeadlineTests, which Scripts/test runs on its
+        // own: here other suites can hold both cooperative threads for seconds.
         do {
             _ = try await transport.router().request(.httpbin("basic-auth/user/passwd", timeout: 5))
             Issue.record("expected a 401")
@@ -180,7 +182,6 @@ struct RouterHTTPBinTests {
         } catch {
             Issue.record("unexpected error: \(error)")
         }
-        #expect(Date().timeIntervalSince(started) < 2)
     }
 
     @Test(arguments: TestTransport.all)
