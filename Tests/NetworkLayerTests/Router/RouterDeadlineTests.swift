@@ -28,6 +28,29 @@ struct RouterDeadlineTests {
         #expect(router.inFlightCount == 0)
     }
 
+    /// The transport's idle timeout is set past the deadline: at an equal value CurlTransport's
+    /// idle timer fired first for about a third of these, as `.transport(URLError(.timedOut))`.
+    @Test(arguments: TestTransport.all)
+    func aHundredSilentRequestsAllEndAtTheRoutersDeadline(_ transport: TestTransport) async throws {
+        let router = transport.router()
+        let outcomes = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<100 {
+                group.addTask {
+                    do {
+                        _ = try await router.request(.fixture("hang", timeout: 1))
+                        return "a response"
+                    } catch {
+                        guard case .timedOut(let after) = error as? NetworkError, after == 1 else { return "\(error)" }
+                        return "timedOut(after: 1)"
+                    }
+                }
+            }
+            return await group.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
+        }
+        #expect(outcomes == ["timedOut(after: 1)": 100])
+        #expect(router.inFlightCount == 0)
+    }
+
     @Test(arguments: TestTransport.all)
     func completionAPITimesOutOnceToo(_ transport: TestTransport) async throws {
         let router = transport.router()
