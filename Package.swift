@@ -34,6 +34,7 @@ let package = Package(
             name: "TransportTestSupport", dependencies: ["NetworkLayer", "NetworkLayerCurl"],
             path: "Tests/TransportTestSupport"),
         .testTarget(name: "EncodingTests", dependencies: ["Encoding", "TestSupport"], path: "Tests/EncodingTests"),
+        // The wire suites run over both transports, so this target needs libcurl's headers too.
         .testTarget(
             name: "NetworkLayerTests", dependencies: ["NetworkLayer", "TestSupport", "TransportTestSupport"],
             path: "Tests/NetworkLayerTests"),

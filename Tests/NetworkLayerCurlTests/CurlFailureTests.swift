@@ -31,11 +31,21 @@ struct CurlFailureTests {
         #expect(error?.code == .networkConnectionLost)
     }
 
-    /// libcurl 7.88 reads the numeric prefix of these and returns a body cut to it as a success.
-    @Test(.needsFixtureServer, arguments: ["5five", "1e3", "0x10", "+5", "5 5", "-1", "5,6"])
-    func aContentLengthThatIsNotOnePlainNumberIsAnError(_ value: String) async throws {
+    /// libcurl calls an invalid status line an unsupported protocol and a 200 KiB header line
+    /// "out of memory": both are the server's fault, named as such, over either transport.
+    @Test(.needsFixtureServer, arguments: TestTransport.all, ["/invalid-status-line", "/huge-header?kib=200"])
+    func aHeadLibcurlCannotReadIsBadServerResponse(_ transport: TestTransport, _ route: String) async throws {
+        let error = await urlError { try await transport.make().send(fixtureRequest(route)) }
+        #expect(error?.code == .badServerResponse)
+        #expect(error?.localizedDescription.hasPrefix("The server's response could not be read: ") == true, "\(String(describing: error))")
+    }
+
+    /// libcurl 7.88 reads the numeric prefix of these and returns a body cut to it as a success;
+    /// both transports check the field themselves.
+    @Test(.needsFixtureServer, arguments: TestTransport.all, ["5five", "1e3", "0x10", "+5", "5 5", "-1", "5,6"])
+    func aContentLengthThatIsNotOnePlainNumberIsAnError(_ transport: TestTransport, _ value: String) async throws {
         let query = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-        let error = await urlError { try await CurlTransport().send(fixtureRequest("/content-length?value=\(query)&body=helloworld")) }
+        let error = await urlError { try await transport.make().send(fixtureRequest("/content-length?value=\(query)&body=helloworld")) }
         #expect(error?.code == .badServerResponse)
     }
 
@@ -45,15 +55,15 @@ struct CurlFailureTests {
         #expect(error?.localizedDescription.contains("Content-Length \"5five\"") == true)
     }
 
-    @Test(.needsFixtureServer)
-    func aBodyShorterThanItsContentLengthIsAnError() async throws {
-        let error = await urlError { try await CurlTransport().send(fixtureRequest("/content-length?value=20&body=hello")) }
+    @Test(.needsFixtureServer, arguments: TestTransport.all)
+    func aBodyShorterThanItsContentLengthIsAnError(_ transport: TestTransport) async throws {
+        let error = await urlError { try await transport.make().send(fixtureRequest("/content-length?value=20&body=hello")) }
         #expect(error?.code == .networkConnectionLost)
     }
 
-    @Test(.needsFixtureServer)
-    func aPlainContentLengthIsAccepted() async throws {
-        let (data, response) = try await CurlTransport().send(fixtureRequest("/content-length?value=10&body=helloworld"))
+    @Test(.needsFixtureServer, arguments: TestTransport.all)
+    func aPlainContentLengthIsAccepted(_ transport: TestTransport) async throws {
+        let (data, response) = try await transport.make().send(fixtureRequest("/content-length?value=10&body=helloworld"))
         #expect(response.statusCode == 200)
         #expect(String(decoding: data, as: UTF8.self) == "helloworld")
     }

@@ -19,13 +19,13 @@ struct CurlReusedConnectionTests {
         let transport = CurlTransport()
         _ = try await transport.send(fixtureRequest("/once-per-connection", method: "POST", body: Data("first".utf8)))
         let body = Data("second body".utf8)
-        let start = DispatchTime.now()
+        // No time bound in this parallel suite: a copy sent without its body would leave the
+        // server waiting for it, and the request would fail at its 10 s timeout, not succeed.
         let (data, response) = try await transport.send(fixtureRequest("/once-per-connection", method: "POST", body: body))
         #expect(response.statusCode == 200)
         let echo = try json(data)
         #expect(echo["size"] as? Int == body.count)
         #expect(echo["sha256"] as? String == (try sha256Hex(body)))
-        #expect(seconds(since: start) < TestTiming.bound(1))
     }
 
     @Test func anUploadFromAFileIsSentAgainWholeWithProgressThatNeverGoesBack() async throws {

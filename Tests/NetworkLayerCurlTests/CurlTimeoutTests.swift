@@ -3,12 +3,14 @@ import NetworkLayer
 import NetworkLayerCurl
 import Testing
 import TestSupport
+import TransportTestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// The request's `timeoutInterval` is an idle timeout with millisecond precision; the
-/// configuration's `timeout` bounds the whole transfer. Scripts/test runs this suite on its own.
+/// configuration's `timeout` bounds the whole transfer; what must come at once does. Scripts/test
+/// runs this suite on its own.
 @Suite("CurlTransport timeouts", .needsFixtureServer, .serialized)
 struct CurlTimeoutTests {
     @Test func silenceLongerThanTheIdleTimeoutFailsWithTimedOutToTheMillisecond() async throws {
@@ -32,6 +34,16 @@ struct CurlTimeoutTests {
         let elapsed = seconds(since: start)
         #expect(error?.code == .timedOut)
         #expect(elapsed >= 0.25 && elapsed < 0.25 + TestTiming.bound(0.15), "took \(elapsed) s")
+    }
+
+    /// A server's 401 comes back at once over either transport: FoundationNetworking would wait
+    /// for ever for a credential, and URLSessionTransport ends its challenge.
+    @Test(arguments: TestTransport.all)
+    func aBasicAuthChallengeComesBackAtOnce(_ transport: TestTransport) async throws {
+        let start = DispatchTime.now()
+        let (_, response) = try await transport.make().send(fixtureRequest("/basic-auth"))
+        #expect(response.statusCode == 401)
+        #expect(seconds(since: start) < TestTiming.bound(1))
     }
 
     @Test func withoutATotalTimeoutADripLongerThanAnyIdleTimeoutCompletes() async throws {

@@ -67,7 +67,8 @@ public protocol EndPointType: Sendable {
     /// ``NetworkError/timedOut(after:)``. 60 by default.
     ///
     /// The router enforces it itself, because FoundationNetworking on Linux does not enforce a
-    /// resource timeout. It is also the request's `timeoutInterval` (Foundation's idle timeout).
+    /// resource timeout. The request's `timeoutInterval` (the transport's idle timeout) is set a
+    /// second past it, in whole seconds, so that this deadline is what ends a silent request.
     var timeout: TimeInterval { get }
 
     /// How the router's cache (``Router/cache``) may answer this endpoint, the same on every

@@ -33,12 +33,15 @@ public enum RequestBuilder {
             try parameterEncoding { try endpoint.queryEncoder.query(from: parameters) }
         }
         let url = try URLJoining.url(base: endpoint.baseURL, path: endpoint.path, query: query)
-        // Foundation's idle timeout. FoundationNetworking truncates it to whole seconds (0.5 s
-        // would become a 1 ms timeout), so it is rounded up to at least 1 s; the router's own
-        // deadline keeps the exact value.
+        // The transport's idle timeout, a second past the router's deadline (which keeps the exact
+        // value), so that the deadline is what ends a request that hears nothing: at an equal
+        // value CurlTransport's millisecond idle timer won the race for a third of 100 requests
+        // to a server that never answers, which then failed with .transport(.timedOut) instead
+        // of .timedOut(after:). Whole seconds, because FoundationNetworking truncates it (0.5 s
+        // would become a 1 ms timeout).
         var request = URLRequest(
             url: url, cachePolicy: endpoint.cachePolicy,
-            timeoutInterval: max(1, min(timeout.rounded(.up), Seconds.longest)))
+            timeoutInterval: min(timeout.rounded(.up) + 1, Seconds.longest))
         guard HeaderValidation.isValidName(endpoint.httpMethod.rawValue) else {
             // A method is a token too (RFC 9110 §9.1); FoundationNetworking sends it verbatim.
             throw .invalidMethod(HeaderValidation.printable(endpoint.httpMethod.rawValue))

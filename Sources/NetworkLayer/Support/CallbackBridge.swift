@@ -45,10 +45,3 @@ final class StopSlot: Sendable {
         stop?()
     }
 }
-
-/// Throws `URLError(.cancelled)`, as a transport does, when the calling task is already
-/// cancelled: a transfer started only to be stopped may get its first bytes out (libcurl's
-/// thread can send before the stop reaches it).
-package func checkCancellationBeforeStarting() throws {
-    if Task.isCancelled { throw URLError(.cancelled) }
-}

@@ -22,8 +22,20 @@ package protocol CallbackTransport: HTTPTransport {
 
 extension CallbackTransport {
     /// ``HTTPTransport/send(_:)`` over ``start(_:completion:)``, through the one bridge.
+    ///
+    /// - Throws: `URLError.cancelledBeforeSending` at once, with nothing started, when the
+    ///   calling task is already cancelled.
     package func sendThroughCallback(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        try checkCancellationBeforeStarting()
+        guard !Task.isCancelled else { throw URLError.cancelledBeforeSending }
         return try await awaitCallback { start(request, completion: $0) }.get()
+    }
+}
+
+extension URLError {
+    /// What a transport throws for a task that was cancelled before it asked to send, without
+    /// starting anything: a transfer started and stopped at once can still put the request on
+    /// the wire (CurlTransport's thread did, under AddressSanitizer).
+    package static var cancelledBeforeSending: URLError {
+        URLError(.cancelled, userInfo: [NSLocalizedDescriptionKey: "The request was cancelled before it was sent."])
     }
 }

@@ -15,7 +15,9 @@ extension URLError {
     ///   though the URL was fine (the request builder admits only http and https);
     /// - a header line over libcurl's 100 KiB limit is `.unknown`, "Out of memory";
     /// - other replies libcurl cannot parse ("Weird server reply") are `.unknown`.
-    /// The last three are the server's fault: `.badServerResponse`.
+    /// The last three are the server's fault: `.badServerResponse`. And a certificate that does not
+    /// verify ("SSL certificate problem: unable to get local issuer certificate", an expired or
+    /// self-signed one) is `.unknown` where Apple platforms say `.serverCertificateUntrusted`.
     static func normalized(_ error: any Error) -> any Error {
         guard let urlError = error as? URLError else { return error }
         let description = (urlError as NSError).localizedDescription
@@ -26,6 +28,10 @@ extension URLError {
             return badServerResponse(urlError, "its status line is not HTTP (\(description))")
         case .unknown where description == "Out of memory":
             return badServerResponse(urlError, "a header line is longer than the 100 KiB libcurl accepts")
+        case .unknown where description.hasPrefix("SSL certificate problem"):
+            var userInfo = urlError.userInfo
+            userInfo[NSLocalizedDescriptionKey] = "The server's certificate is not trusted (\(description))."
+            return URLError(.serverCertificateUntrusted, userInfo: userInfo)
         case .unknown
         where description.contains("Weird server reply") || description.contains("Invalid Content-Length")
             || description.contains("header"):

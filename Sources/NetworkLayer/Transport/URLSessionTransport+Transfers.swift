@@ -54,6 +54,7 @@ extension URLSessionTransport {
     }
 
     func run(_ task: URLSessionTask, call: SessionTaskCall, delegate: SessionDelegate) async throws -> (Data, HTTPURLResponse) {
+        guard !Task.isCancelled else { throw URLError.cancelledBeforeSending }
         delegate.register(call, for: task)
         return try await awaitCallback { completion in
             call.start(completion)

@@ -262,7 +262,8 @@ final class CurlEasyTransfer: @unchecked Sendable {
                 ? nil : CurlFailure.error(.badServerResponse, "The server's response has no head.", url: request.redactedURL)
         }
         return CurlFailure.error(
-            for: code, detail: String(cString: errorBuffer), url: request.redactedURL, secrets: request.secrets)
+            for: code, detail: String(cString: errorBuffer), url: request.redactedURL, secrets: request.secrets,
+            headIsComplete: didDeliverHead)
     }
 
     /// Whether the transfer has been silent for longer than its idle timeout at `now`.

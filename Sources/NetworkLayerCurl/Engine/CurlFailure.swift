@@ -13,8 +13,10 @@ enum CurlFailure {
     ///   - detail: libcurl's own message (its error buffer), added in parentheses unless it
     ///     repeats something of the request that may be secret.
     ///   - url: The request's URL reduced to `scheme://host:port/path`.
-    static func error(for code: CURLcode, detail: String, url: URL?, secrets: [String]) -> URLError {
-        let (urlCode, sentence) = describe(code)
+    ///   - headIsComplete: Whether the response's head had arrived whole: before that, two of
+    ///     libcurl's codes mean a head that libcurl could not read (see ``malformedHead(_:detail:)``).
+    static func error(for code: CURLcode, detail: String, url: URL?, secrets: [String], headIsComplete: Bool) -> URLError {
+        let (urlCode, sentence) = (headIsComplete ? nil : malformedHead(code, detail: detail)) ?? describe(code)
         var message = sentence
         let cleanDetail = detail.trimmingCharacters(in: .whitespacesAndNewlines)
         if !cleanDetail.isEmpty, !secrets.contains(where: { !$0.isEmpty && cleanDetail.contains($0) }) {
@@ -37,6 +39,24 @@ enum CurlFailure {
 
     /// The user-info key of libcurl's own result code (`CURLcode`), where there is one.
     static let curlCodeKey = "NetworkLayerCurlCode"
+
+    /// A head libcurl could not read, which it reports as the request's fault or its own: the
+    /// server's fault, `.badServerResponse`, as `URLSessionTransport` reports it.
+    ///
+    /// - An invalid status line ("Unsupported HTTP version in response") is
+    ///   CURLE_UNSUPPORTED_PROTOCOL, though the URL was fine (``CurlRequest`` admits only http and
+    ///   https).
+    /// - A header line over libcurl's 100 KiB limit is CURLE_OUT_OF_MEMORY, with no message.
+    private static func malformedHead(_ code: CURLcode, detail: String) -> (URLError.Code, String)? {
+        switch code {
+        case CURLE_UNSUPPORTED_PROTOCOL where detail.contains("in response"):
+            return (.badServerResponse, "The server's response could not be read: its status line is not HTTP.")
+        case CURLE_OUT_OF_MEMORY:
+            return (.badServerResponse, "The server's response could not be read: a header line is longer than the 100 KiB libcurl accepts.")
+        default:
+            return nil
+        }
+    }
 
     private static func describe(_ code: CURLcode) -> (URLError.Code, String) {
         switch code {

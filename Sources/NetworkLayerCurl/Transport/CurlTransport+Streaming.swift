@@ -12,7 +12,7 @@ extension CurlTransport {
     public func stream(_ request: URLRequest) async throws -> StreamedResponse {
         let curlRequest = try CurlRequest(request)
         let call = CurlStreamCall(url: curlRequest.originalURL)
-        try checkCancellationBeforeStarting()
+        guard !Task.isCancelled else { throw URLError.cancelledBeforeSending }
         let head = try await awaitCallback { deliver in
             call.start(deliver)
             return start(curlRequest, call: call)

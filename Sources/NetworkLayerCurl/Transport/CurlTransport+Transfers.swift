@@ -14,11 +14,11 @@ extension CurlTransport {
     /// - Throws: As ``send(_:)``; `URLError(.fileDoesNotExist)` or `.noPermissionsToReadFile`
     ///   when the file cannot be opened, before anything is sent.
     public func upload(_ request: URLRequest, body: UploadBody, progress: @escaping TransferProgressHandler) async throws -> (Data, HTTPURLResponse) {
+        guard !Task.isCancelled else { throw URLError.cancelledBeforeSending }
         let request = try CurlRequest(request, body: body)
         let call = CurlCall(
             sink: .memory, maximumBodySize: configuration.maximumResponseSize, url: request.originalURL,
             sendProgress: progress)
-        try checkCancellationBeforeStarting()
         return try await awaitCallback { start(request, call: call, completion: $0) }.get()
     }
 
@@ -29,11 +29,11 @@ extension CurlTransport {
     /// - Throws: As ``send(_:)``; `DownloadError` when the file cannot be written or a 206 does
     ///   not continue it.
     public func download(_ request: URLRequest, to file: URL, progress: @escaping TransferProgressHandler) async throws -> (Data, HTTPURLResponse) {
+        guard !Task.isCancelled else { throw URLError.cancelledBeforeSending }
         let request = try CurlRequest(request)
         let call = CurlCall(
             sink: .file(file), maximumBodySize: configuration.maximumResponseSize, url: request.originalURL,
             receiveProgress: progress)
-        try checkCancellationBeforeStarting()
         return try await awaitCallback { start(request, call: call, completion: $0) }.get()
     }
 }

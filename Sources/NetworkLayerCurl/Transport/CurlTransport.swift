@@ -57,7 +57,7 @@ public struct CurlTransport: HTTPTransport {
     /// Sends `request` with its `httpBody` and returns the response of whatever status.
     ///
     /// Cancelling the calling task stops the transfer within milliseconds and throws
-    /// `URLError(.cancelled)`.
+    /// `URLError(.cancelled)`; a task cancelled before the call sends nothing.
     ///
     /// - Throws: `URLError` with the code Apple platforms use for the same failure
     ///   (`.cannotConnectToHost`, `.networkConnectionLost` for a body cut short,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TransportTestSupport
 @testable import NetworkLayer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -162,9 +163,10 @@ struct NetworkManagerTests {
         }
     }
 
-    @Test(.needsHTTPBin) func againstHTTPBin() async throws {
+    @Test(.needsHTTPBin, arguments: TestTransport.all)
+    func againstHTTPBin(_ transport: TestTransport) async throws {
         struct Echo: Decodable, Sendable { let args: [String: String] }
-        let manager = NetworkManager<TestEndpoint>()
+        let manager = NetworkManager<TestEndpoint>(router: transport.router())
         let task = HTTPTask.requestParameters(bodyParameters: nil, bodyEncoding: .json, urlParameters: ["q": "x"])
         #expect(try await manager.value(for: .httpbin("get", task: task), as: Echo.self).args == ["q": "x"])
         guard case .failure(.notFound(let failure)) = await manager.request(.httpbin("status/404"), as: Echo.self) else {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TransportTestSupport
 @testable import NetworkLayer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -12,7 +13,8 @@ actor CallCounter {
     func increment() { count += 1 }
 }
 
-/// Token refresh against the fixture server's /protected, which accepts only `Bearer fresh-token`.
+/// Token refresh against the fixture server's /protected, which accepts only `Bearer fresh-token`,
+/// over each transport.
 @Suite("Access token plugin", .needsFixtureServer)
 struct AccessTokenPluginTests {
     struct RefreshFailed: Error, Equatable {}
@@ -30,7 +32,8 @@ struct AccessTokenPluginTests {
         }
     }
 
-    @Test func fiftyConcurrentExpiredRequestsShareOneRefreshAndAllSucceed() async throws {
+    @Test(arguments: TestTransport.all)
+    func fiftyConcurrentExpiredRequestsShareOneRefreshAndAllSucceed(_ transport: TestTransport) async throws {
         let refreshes = CallCounter()
         let plugin = AccessTokenPlugin(
             token: { "expired-token" },
@@ -40,7 +43,7 @@ struct AccessTokenPluginTests {
                 try await Task.sleep(nanoseconds: 50_000_000)
                 return "fresh-token"
             })
-        let router = Router<TestEndpoint>(plugins: [plugin])
+        let router = transport.router(plugins: [plugin])
         let results = await fireFifty(router)
         #expect(await refreshes.count == 1)
         #expect(results.count == 50)
@@ -50,7 +53,8 @@ struct AccessTokenPluginTests {
         #expect(await refreshes.count == 1)
     }
 
-    @Test func aFailedRefreshFailsThemAllWithTheRefreshError() async throws {
+    @Test(arguments: TestTransport.all)
+    func aFailedRefreshFailsThemAllWithTheRefreshError(_ transport: TestTransport) async throws {
         let refreshes = CallCounter()
         let plugin = AccessTokenPlugin(
             token: { "expired-token" },
@@ -59,7 +63,7 @@ struct AccessTokenPluginTests {
                 try await Task.sleep(nanoseconds: 50_000_000)
                 throw RefreshFailed()
             })
-        let router = Router<TestEndpoint>(plugins: [plugin])
+        let router = transport.router(plugins: [plugin])
         let results = await fireFifty(router)
         #expect(await refreshes.count == 1)
         for result in results {
@@ -71,7 +75,8 @@ struct AccessTokenPluginTests {
         }
     }
 
-    @Test func aRejectedFreshTokenIsNotRefreshedAgain() async throws {
+    @Test(arguments: TestTransport.all)
+    func aRejectedFreshTokenIsNotRefreshedAgain(_ transport: TestTransport) async throws {
         let refreshes = CallCounter()
         let plugin = AccessTokenPlugin(
             token: { "expired-token" },
@@ -79,7 +84,7 @@ struct AccessTokenPluginTests {
                 await refreshes.increment()
                 return "still-wrong"
             })
-        let router = Router<TestEndpoint>(plugins: [plugin])
+        let router = transport.router(plugins: [plugin])
         do {
             _ = try await router.request(.fixture("protected"))
             Issue.record("expected a 401")
@@ -92,13 +97,15 @@ struct AccessTokenPluginTests {
         #expect(await refreshes.count == 1)
     }
 
-    @Test func withoutRefreshA401IsFinal() async throws {
-        let router = Router<TestEndpoint>(plugins: [AccessTokenPlugin(token: { "expired-token" })])
+    @Test(arguments: TestTransport.all)
+    func withoutRefreshA401IsFinal(_ transport: TestTransport) async throws {
+        let router = transport.router(plugins: [AccessTokenPlugin(token: { "expired-token" })])
         await #expect(throws: NetworkError.self) { try await router.request(.fixture("protected")) }
     }
 
-    @Test(.needsHTTPBin) func apiKeyInTheQueryAndCustomHeader() async throws {
-        let router = Router<TestEndpoint>(plugins: [
+    @Test(.needsHTTPBin, arguments: TestTransport.all)
+    func apiKeyInTheQueryAndCustomHeader(_ transport: TestTransport) async throws {
+        let router = transport.router(plugins: [
             AccessTokenPlugin(placement: .queryParameter("api_key"), token: { "k&1" }),
             AccessTokenPlugin(placement: .header("X-Api-Key"), token: { "h-2" }),
         ])

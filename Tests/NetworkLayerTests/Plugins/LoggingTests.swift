@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TransportTestSupport
 @testable import NetworkLayer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -27,10 +28,11 @@ struct LoggingTests {
         return endpoint
     }
 
-    @Test(.needsHTTPBin) func logsNoSecretFromHeadersOrQuery() async throws {
+    @Test(.needsHTTPBin, arguments: TestTransport.all)
+    func logsNoSecretFromHeadersOrQuery(_ transport: TestTransport) async throws {
         let sink = LineSink()
         let logger = NetworkLoggerPlugin(options: [.headers], sink: { sink.write($0) })
-        let router = Router<TestEndpoint>(plugins: [logger])
+        let router = transport.router(plugins: [logger])
         _ = try await router.request(secretEndpoint(.httpbin("get")))
         let endpoint404 = secretEndpoint(.httpbin("status/404"))
         await #expect(throws: NetworkError.self) { try await router.request(endpoint404) }
@@ -53,9 +55,10 @@ struct LoggingTests {
         #expect(sink.text.contains("X-Seen: yes"))
     }
 
-    @Test(.needsHTTPBin) func logsATransportFailureWithoutItsSecretQuery() async throws {
+    @Test(.needsHTTPBin, arguments: TestTransport.all)
+    func logsATransportFailureWithoutItsSecretQuery(_ transport: TestTransport) async throws {
         let sink = LineSink()
-        let router = Router<TestEndpoint>(plugins: [NetworkLoggerPlugin(sink: { sink.write($0) })])
+        let router = transport.router(plugins: [NetworkLoggerPlugin(sink: { sink.write($0) })])
         var endpoint = secretEndpoint(.httpbin("get"))
         endpoint.baseURL = try #require(URL(string: "http://127.0.0.1:\(try closedPort())"))
         await #expect(throws: NetworkError.self) { try await router.request(endpoint) }
@@ -83,14 +86,16 @@ struct LoggingTests {
     }
 
     /// The cURL string, run by the real curl against httpbin, sends the same request.
-    @Test(.needsHTTPBin, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs /usr/bin/curl"))
-    func cURLRunByCurlSendsTheSameRequest() async throws {
+    @Test(
+        .needsHTTPBin, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs /usr/bin/curl"),
+        arguments: TestTransport.all)
+    func cURLRunByCurlSendsTheSameRequest(_ transport: TestTransport) async throws {
         let endpoint = TestEndpoint.httpbin(
             "anything/curl", .post,
             task: .requestParametersAndHeaders(
                 bodyParameters: ["text": "it's a \"test\" with $VAR and `cmd`", "n": 1], bodyEncoding: .json,
                 urlParameters: ["q": "a b&c"], additionalHeaders: ["X-Quote": "a'b"]))
-        let router = Router<TestEndpoint>()
+        let router = transport.router()
         let response = try await router.request(endpoint)
         let ours = try jsonObject(response.data)
 

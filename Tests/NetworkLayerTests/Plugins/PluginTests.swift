@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TransportTestSupport
 @testable import NetworkLayer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -45,10 +46,10 @@ final class HookLog: @unchecked Sendable {
 
 @Suite("Plugins")
 struct PluginTests {
-    @Test(.needsHTTPBin) func hooksRunInOrderAndPrepareChangesTheRequest() async throws {
+    @Test(.needsHTTPBin, arguments: TestTransport.all)
+    func hooksRunInOrderAndPrepareChangesTheRequest(_ transport: TestTransport) async throws {
         let log = HookLog()
-        let router = Router<TestEndpoint>(
-            callbackQueue: DispatchQueue(label: "tests"), plugins: [RecordingPlugin("a", log: log), RecordingPlugin("b", log: log)])
+        let router = transport.router(plugins: [RecordingPlugin("a", log: log), RecordingPlugin("b", log: log)])
         let response = try await router.request(.httpbin("headers"))
         let headers = try #require(try jsonObject(response.data)["headers"] as? [String: String])
         #expect(headers["X-Plugins"] == "a,b")

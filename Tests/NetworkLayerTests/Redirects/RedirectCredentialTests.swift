@@ -1,12 +1,14 @@
 import Foundation
 import Testing
 import TestSupport
+import TransportTestSupport
 @testable import NetworkLayer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// Redirects are followed by the router, with one rule for credentials on every transport.
+/// Redirects are followed by the router, with one rule for credentials on every transport: each
+/// test runs over each transport.
 @Suite("Redirects and credentials", .needsFixtureServer, .needsHTTPBin)
 struct RedirectCredentialTests {
     /// A fixture route that redirects to httpbin's header echo: another port, another origin.
@@ -25,18 +27,17 @@ struct RedirectCredentialTests {
         return Dictionary(uniqueKeysWithValues: headers.map { ($0.key.lowercased(), "\($0.value)") })
     }
 
-    @Test func aTokenPluginsOwnHeaderDoesNotFollowARedirectToAnotherOrigin() async throws {
-        let router = Router<TestEndpoint>(
-            callbackQueue: DispatchQueue(label: "tests"),
-            plugins: [AccessTokenPlugin(placement: .header("X-Auth-Token"), token: { "SECRET" })])
+    @Test(arguments: TestTransport.all)
+    func aTokenPluginsOwnHeaderDoesNotFollowARedirectToAnotherOrigin(_ transport: TestTransport) async throws {
+        let router = transport.router(plugins: [AccessTokenPlugin(placement: .header("X-Auth-Token"), token: { "SECRET" })])
         let headers = try await echoedHeaders(try crossOrigin(["X-Visible": "yes"]), through: router)
         #expect(headers["x-auth-token"] == nil)
         #expect(headers["x-visible"] == "yes")
     }
 
-    @Test func credentialHeadersDoNotFollowEvenWithALoggerThatHidesNothing() async throws {
-        let router = Router<TestEndpoint>(
-            callbackQueue: DispatchQueue(label: "tests"),
+    @Test(arguments: TestTransport.all)
+    func credentialHeadersDoNotFollowEvenWithALoggerThatHidesNothing(_ transport: TestTransport) async throws {
+        let router = transport.router(
             plugins: [NetworkLoggerPlugin(redaction: .none, sink: { _ in })],
             redaction: Redaction.default.merging(Redaction(headers: ["X-Session"])))
         let headers = try await echoedHeaders(
@@ -50,48 +51,51 @@ struct RedirectCredentialTests {
         #expect(headers["x-visible"] == "yes")
     }
 
-    @Test func authorizationAndCookieNeverFollowEvenWithRedactionNone() async throws {
-        let router = Router<TestEndpoint>(callbackQueue: DispatchQueue(label: "tests"), redaction: .none)
+    @Test(arguments: TestTransport.all)
+    func authorizationAndCookieNeverFollowEvenWithRedactionNone(_ transport: TestTransport) async throws {
+        let router = transport.router(redaction: .none)
         let headers = try await echoedHeaders(try crossOrigin(["Authorization": "Bearer s", "Cookie": "c=1"]), through: router)
         #expect(headers["authorization"] == nil)
         // Foundation adds the cookies it stored for the target's host itself; ours must not follow.
         #expect(headers["cookie"]?.contains("c=1") != true)
     }
 
-    @Test func credentialsFollowARedirectWithinTheOrigin() async throws {
-        let router = Router<TestEndpoint>(
-            callbackQueue: DispatchQueue(label: "tests"),
-            plugins: [AccessTokenPlugin(placement: .header("X-Auth-Token"), token: { "SECRET" })])
+    @Test(arguments: TestTransport.all)
+    func credentialsFollowARedirectWithinTheOrigin(_ transport: TestTransport) async throws {
+        let router = transport.router(plugins: [AccessTokenPlugin(placement: .header("X-Auth-Token"), token: { "SECRET" })])
         var endpoint = TestEndpoint.fixture("redirect-to")
         endpoint.task = .requestParameters(bodyParameters: nil, bodyEncoding: .json, urlParameters: ["url": "/echo"])
         let echo = try jsonObject(try await router.request(endpoint).data)
         #expect((echo["headers"] as? [String: String])?["x-auth-token"] == "SECRET")
     }
 
-    @Test(arguments: [(307, "POST", 11), (308, "POST", 11), (303, "GET", 0), (302, "GET", 0), (301, "GET", 0)])
-    func aPOSTRedirectKeepsOrDropsItsBodyAsRFC9110Says(status: Int, method: String, bodySize: Int) async throws {
+    @Test(arguments: TestTransport.all, [(307, "POST", 11), (308, "POST", 11), (303, "GET", 0), (302, "GET", 0), (301, "GET", 0)])
+    func aPOSTRedirectKeepsOrDropsItsBodyAsRFC9110Says(_ transport: TestTransport, redirect: (status: Int, method: String, bodySize: Int)) async throws {
+        let (status, method, bodySize) = redirect
         var endpoint = TestEndpoint.fixture("redirect-to", .post)
         endpoint.task = .requestParameters(
             bodyParameters: ["text": "hello"], bodyEncoding: .json, urlParameters: ["url": "/echo", "status": status])
-        let echo = try jsonObject(try await Router<TestEndpoint>(callbackQueue: DispatchQueue(label: "tests")).request(endpoint).data)
+        let echo = try jsonObject(try await transport.router().request(endpoint).data)
         #expect(echo["method"] as? String == method)
         #expect((echo["body_size"] as? Int).map { $0 > 0 } == (bodySize > 0))
         if bodySize == 0 { #expect((echo["headers"] as? [String: String])?["content-type"] == nil) }
     }
 
-    @Test func aFileUploadIsSentAgainAfterA307() async throws {
+    @Test(arguments: TestTransport.all)
+    func aFileUploadIsSentAgainAfterA307(_ transport: TestTransport) async throws {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("up.bin")
         try Data(repeating: 7, count: 100_000).write(to: file)
         var endpoint = TestEndpoint.fixture("redirect-to", .post)
         endpoint.task = .uploadFile(file, contentType: "application/octet-stream", urlParameters: ["url": "/upload", "status": 307])
-        let echo = try jsonObject(try await Router<TestEndpoint>(callbackQueue: DispatchQueue(label: "tests")).request(endpoint).data)
+        let echo = try jsonObject(try await transport.router().request(endpoint).data)
         #expect(echo["size"] as? Int == 100_000)
     }
 
-    @Test func doNotFollowReturnsTheRedirect() async throws {
-        let router = Router<TestEndpoint>(callbackQueue: DispatchQueue(label: "tests"), redirects: .doNotFollow)
+    @Test(arguments: TestTransport.all)
+    func doNotFollowReturnsTheRedirect(_ transport: TestTransport) async throws {
+        let router = transport.router(redirects: .doNotFollow)
         var endpoint = TestEndpoint.fixture("redirect-to")
         endpoint.acceptableStatusCodes = [302]
         endpoint.task = .requestParameters(bodyParameters: nil, bodyEncoding: .json, urlParameters: ["url": "/echo"])
@@ -100,11 +104,12 @@ struct RedirectCredentialTests {
         #expect(response.header("Location") == "/echo")
     }
 
-    @Test func aRedirectToAnotherSchemeFails() async throws {
+    @Test(arguments: TestTransport.all)
+    func aRedirectToAnotherSchemeFails(_ transport: TestTransport) async throws {
         var endpoint = TestEndpoint.fixture("redirect-to")
         endpoint.task = .requestParameters(bodyParameters: nil, bodyEncoding: .json, urlParameters: ["url": "ftp://127.0.0.1/x"])
         await #expect {
-            try await Router<TestEndpoint>(callbackQueue: DispatchQueue(label: "tests")).request(endpoint)
+            try await transport.router().request(endpoint)
         } throws: { error in
             guard case NetworkError.transport(let urlError) = error else { return false }
             return urlError.code == .unsupportedURL

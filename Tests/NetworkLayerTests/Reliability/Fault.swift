@@ -2,6 +2,7 @@ import Foundation
 import NetworkLayer
 import Testing
 import TestSupport
+import TransportTestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -22,7 +23,7 @@ extension Reliability {
     ///
     /// This is the single source of truth for the "Reliability" table of README.md:
     /// `ReliabilityReadmeTests` checks that the table's rows are exactly the ``readmeRow``s of these
-    /// cases, that each ``outcome`` names the case its ``expected`` outcome asserts, and that every
+    /// cases, that each ``outcome`` names the cases its ``expected(over:)`` outcomes assert, and that every
     /// case has a test of its own below. Change an outcome here and the README check fails until the
     /// README says the same.
     enum Fault: CaseIterable, Sendable, CustomTestStringConvertible {
@@ -128,7 +129,7 @@ extension Reliability {
                 return "`NetworkError.decoding` with the HTML kept in the response"
             case .basicAuth:
                 return "`NetworkError.unacceptableStatusCode` with status 401 at once, not a hang "
-                    + "(its body is not available on Linux); `APIError.authentication` from `NetworkManager`"
+                    + "(its body is not available through `URLSessionTransport` on Linux); `APIError.authentication` from `NetworkManager`"
             case .rateLimited:
                 return "`NetworkError.unacceptableStatusCode` with status 429 and `response.retryAfter == .seconds(1)`; "
                     + "`APIError.rateLimited` from `NetworkManager`"
@@ -139,8 +140,9 @@ extension Reliability {
             case .redirectRefused:
                 return "`NetworkError.transport(URLError(.cannotConnectToHost))` (-1004)"
             case .bodyOnReusedConnection:
-                return "`NetworkError.timedOut(after:)` at the endpoint's deadline: FoundationNetworking sends the "
-                    + "request again on a new connection without its body and would wait forever"
+                return "`URLSessionTransport`: `NetworkError.timedOut(after:)` at the endpoint's deadline, since FoundationNetworking "
+                    + "sends the request again on a new connection without its body and would wait forever; `CurlTransport`: "
+                    + "`NetworkError.transport(URLError(.badServerResponse))` at once, the body sent again from its start"
             case .fileUploadOnReusedConnection:
                 return "`NetworkError.transport(URLError(.badServerResponse))` at once: the file is streamed, "
                     + "and sent again from its start on the new connection"
@@ -153,13 +155,16 @@ extension Reliability {
             }
         }
 
-        /// The outcome the tests assert through `Router`.
-        var expected: Expected {
+        /// The outcome the tests assert through a `Router` over `transport`.
+        func expected(over transport: TestTransport) -> Expected {
             switch self {
+            // A known difference (README, "Choosing a transport on Linux"): libcurl sends the
+            // request again on a new connection, and only CurlTransport rewinds an in-memory body.
+            case .bodyOnReusedConnection where transport == .curl: return .transport(.badServerResponse)
             case .closeBeforeResponse, .fileUploadOnReusedConnection, .malformedContentLength, .invalidStatusLine, .hugeHeader:
                 return .transport(.badServerResponse)
-            // On Apple platforms these would be .networkConnectionLost; FoundationNetworking passes
-            // libcurl's "transfer closed with N bytes remaining to read" on as -1.
+            // FoundationNetworking passes libcurl's "transfer closed with N bytes remaining to read"
+            // on as -1; both transports report the code Apple platforms use.
             case .closeAfterHeaders, .closeMidBody, .shortBody: return .transport(.networkConnectionLost)
             case .hang, .drip, .bodyOnReusedConnection: return .timedOut
             case .invalidJSON, .wrongShape, .empty, .wrongContentType: return .decoding
@@ -216,8 +221,8 @@ extension Reliability {
         }
 
         /// A router of its own per test, so that connections and in-flight counts are the test's own.
-        func makeRouter(plugins: [any PluginType] = []) -> Router<TestEndpoint> {
-            Router(
+        func makeRouter(over transport: TestTransport, plugins: [any PluginType] = []) -> Router<TestEndpoint> {
+            transport.router(
                 callbackQueue: DispatchQueue(label: "reliability", attributes: .concurrent),
                 plugins: plugins, retryPolicy: retryPolicy)
         }
@@ -294,9 +299,12 @@ extension Reliability {
 }
 
 extension Reliability.Fault {
-    /// Sends the fault's request through a new router and returns the response or the error.
-    func send(sourceLocation: SourceLocation = #_sourceLocation) async throws -> Reliability.Outcome<Response> {
-        let router = makeRouter()
+    /// Sends the fault's request through a new router over `transport` and returns the response
+    /// or the error.
+    func send(
+        over transport: TestTransport, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Reliability.Outcome<Response> {
+        let router = makeRouter(over: transport)
         try await prime(router)
         let outcome = try await Reliability.measure(self, { try await router.request(endpoint()) }, sourceLocation: sourceLocation)
         #expect(router.inFlightCount == 0, sourceLocation: sourceLocation)
@@ -305,9 +313,9 @@ extension Reliability.Fault {
 
     /// Sends the fault's request and decodes the body as `T`.
     func send<T: Decodable & Sendable>(
-        decoding type: T.Type, sourceLocation: SourceLocation = #_sourceLocation
+        decoding type: T.Type, over transport: TestTransport, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> Reliability.Outcome<T> {
-        let router = makeRouter()
+        let router = makeRouter(over: transport)
         try await prime(router)
         let outcome = try await Reliability.measure(
             self, { try await router.request(endpoint(), as: T.self) }, sourceLocation: sourceLocation)
@@ -317,9 +325,9 @@ extension Reliability.Fault {
 
     /// Sends the fault's request through a `NetworkManager`, decoding `T`.
     func sendThroughManager<T: Decodable & Sendable>(
-        decoding type: T.Type, sourceLocation: SourceLocation = #_sourceLocation
+        decoding type: T.Type, over transport: TestTransport, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> (result: Result<T, APIError>, elapsed: TimeInterval) {
-        let manager = NetworkManager(router: makeRouter())
+        let manager = NetworkManager(router: makeRouter(over: transport))
         let endpoint = endpoint()
         let started = Date()
         let result = await Reliability.withWatchdog(timeout + 3) { await manager.request(endpoint, as: T.self) }

@@ -2,6 +2,7 @@ import Foundation
 import NetworkLayer
 import Testing
 import TestSupport
+import TransportTestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -11,9 +12,9 @@ import FoundationNetworking
 extension Reliability {
     @Suite("Fault injection, completion API", .needsFixtureServer, .timeLimit(.minutes(1)))
     struct FaultInjectionCompletionTests {
-        @Test(arguments: Fault.allCases)
-        func everyFaultCompletesExactlyOnceWithItsOutcome(_ fault: Fault) async throws {
-            let router = fault.makeRouter()
+        @Test(arguments: TestTransport.all, Fault.allCases)
+        func everyFaultCompletesExactlyOnceWithItsOutcome(_ transport: TestTransport, _ fault: Fault) async throws {
+            let router = fault.makeRouter(over: transport)
             try await fault.prime(router)
             let counter = CompletionCounter()
             router.request(fault.endpoint(), completion: { counter.record($0) })
@@ -26,13 +27,13 @@ extension Reliability {
             #expect(router.inFlightCount == 0)
 
             let result = try #require(counter.first)
-            if case .decoding = fault.expected {
-                fault.expected.verify(
+            if case .decoding = fault.expected(over: transport) {
+                fault.expected(over: transport).verify(
                     result.flatMap { response in
                         Result { () throws(NetworkError) in try response.decode(Greeting.self) }
                     }, timeout: fault.timeout)
             } else {
-                fault.expected.verify(result, timeout: fault.timeout)
+                fault.expected(over: transport).verify(result, timeout: fault.timeout)
             }
         }
     }

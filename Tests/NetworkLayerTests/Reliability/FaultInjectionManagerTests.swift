@@ -2,6 +2,7 @@ import Foundation
 import NetworkLayer
 import Testing
 import TestSupport
+import TransportTestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -12,9 +13,10 @@ extension Reliability {
     /// The same faults as `APIError` categories, the way app code sees them.
     @Suite("Fault injection through NetworkManager", .needsFixtureServer, .timeLimit(.minutes(1)))
     struct FaultInjectionManagerTests {
-        @Test func a429IsRateLimitedWithItsRetryAfter() async throws {
+        @Test(arguments: TestTransport.all)
+        func a429IsRateLimitedWithItsRetryAfter(_ transport: TestTransport) async throws {
             let fault = Fault.rateLimited
-            let (result, elapsed) = try await fault.sendThroughManager(decoding: Greeting.self)
+            let (result, elapsed) = try await fault.sendThroughManager(decoding: Greeting.self, over: transport)
             guard case .failure(let error) = result, case .rateLimited(let failure) = error else {
                 Issue.record("expected APIError.rateLimited, got \(result)")
                 return
@@ -25,9 +27,10 @@ extension Reliability {
             #expect(elapsed < 1)
         }
 
-        @Test func aServerThatNeverAnswersIsDeadlineExceeded() async throws {
+        @Test(arguments: TestTransport.all)
+        func aServerThatNeverAnswersIsDeadlineExceeded(_ transport: TestTransport) async throws {
             let fault = Fault.hang
-            let (result, elapsed) = try await fault.sendThroughManager(decoding: Greeting.self)
+            let (result, elapsed) = try await fault.sendThroughManager(decoding: Greeting.self, over: transport)
             guard case .failure(let error) = result, case .failed(.timedOut(let after)) = error else {
                 Issue.record("expected APIError.failed(.timedOut), got \(result)")
                 return
@@ -37,9 +40,10 @@ extension Reliability {
             #expect(elapsed >= 0.95 && elapsed < 1.5, "took \(elapsed) s")
         }
 
-        @Test func aConnectionClosedMidBodyIsATransportFailure() async throws {
+        @Test(arguments: TestTransport.all)
+        func aConnectionClosedMidBodyIsATransportFailure(_ transport: TestTransport) async throws {
             let fault = Fault.closeMidBody
-            let (result, _) = try await fault.sendThroughManager(decoding: Greeting.self)
+            let (result, _) = try await fault.sendThroughManager(decoding: Greeting.self, over: transport)
             guard case .failure(let error) = result, case .failed(.transport(let urlError)) = error else {
                 Issue.record("expected APIError.failed(.transport), got \(result)")
                 return
@@ -48,9 +52,10 @@ extension Reliability {
             #expect(urlError.code == .networkConnectionLost)
         }
 
-        @Test func malformedJSONIsADecodingFailureThatKeepsTheBody() async throws {
+        @Test(arguments: TestTransport.all)
+        func malformedJSONIsADecodingFailureThatKeepsTheBody(_ transport: TestTransport) async throws {
             let fault = Fault.invalidJSON
-            let (result, _) = try await fault.sendThroughManager(decoding: Greeting.self)
+            let (result, _) = try await fault.sendThroughManager(decoding: Greeting.self, over: transport)
             guard case .failure(let error) = result, case .failed(.decoding(_, let response)) = error else {
                 Issue.record("expected APIError.failed(.decoding), got \(result)")
                 return
@@ -59,8 +64,9 @@ extension Reliability {
             #expect(response.text == #"{"ok": tru"#)
         }
 
-        @Test func anEmptyBodyIsNilForAnOptionalModel() async throws {
-            let (result, _) = try await Fault.empty.sendThroughManager(decoding: Greeting?.self)
+        @Test(arguments: TestTransport.all)
+        func anEmptyBodyIsNilForAnOptionalModel(_ transport: TestTransport) async throws {
+            let (result, _) = try await Fault.empty.sendThroughManager(decoding: Greeting?.self, over: transport)
             guard case .success(let greeting) = result else {
                 Issue.record("expected nil, got \(result)")
                 return
@@ -68,9 +74,10 @@ extension Reliability {
             #expect(greeting == nil)
         }
 
-        @Test func aBasicAuthChallengeIsAnAuthenticationFailureAtOnce() async throws {
+        @Test(arguments: TestTransport.all)
+        func aBasicAuthChallengeIsAnAuthenticationFailureAtOnce(_ transport: TestTransport) async throws {
             let fault = Fault.basicAuth
-            let (result, elapsed) = try await fault.sendThroughManager(decoding: Greeting.self)
+            let (result, elapsed) = try await fault.sendThroughManager(decoding: Greeting.self, over: transport)
             guard case .failure(let error) = result, case .authentication(let failure) = error else {
                 Issue.record("expected APIError.authentication, got \(result)")
                 return

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TransportTestSupport
 @testable import NetworkLayer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -10,22 +11,24 @@ import FoundationNetworking
 /// process, leak a secret or send something other than what was described.
 @Suite("Hardening")
 struct HardeningTests {
-    @Test(.needsHTTPBin) func credentialsDoNotFollowARedirectToAnotherOrigin() async throws {
+    @Test(.needsHTTPBin, arguments: TestTransport.all)
+    func credentialsDoNotFollowARedirectToAnotherOrigin(_ transport: TestTransport) async throws {
         let base = try #require(TestServers.httpbin)
         let port = try #require(base.port)
         // Same server, other origin: 127.0.0.1 redirects to localhost.
         let target = "http://localhost:\(port)/headers"
         var endpoint = TestEndpoint.httpbin("redirect-to", headers: ["Authorization": "Bearer s3cret", "X-Visible": "yes"])
         endpoint.task = .requestParameters(bodyParameters: nil, bodyEncoding: .json, urlParameters: ["url": target])
-        let headers = try #require(try jsonObject(try await Router<TestEndpoint>().request(endpoint).data)["headers"] as? [String: String])
+        let headers = try #require(try jsonObject(try await transport.router().request(endpoint).data)["headers"] as? [String: String])
         #expect(headers["Authorization"] == nil)
         #expect(headers["X-Visible"] == "yes")
         #expect(headers["Host"] == "localhost:\(port)")
     }
 
-    @Test(.needsHTTPBin) func credentialsFollowARedirectWithinTheOrigin() async throws {
+    @Test(.needsHTTPBin, arguments: TestTransport.all)
+    func credentialsFollowARedirectWithinTheOrigin(_ transport: TestTransport) async throws {
         let endpoint = TestEndpoint.httpbin("redirect/1", headers: ["Authorization": "Bearer s3cret"])
-        let echo = try jsonObject(try await Router<TestEndpoint>().request(endpoint).data)
+        let echo = try jsonObject(try await transport.router().request(endpoint).data)
         #expect((echo["headers"] as? [String: String])?["Authorization"] == "Bearer s3cret")
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransportTestSupport
 
 extension Reliability {
     /// The README's "Reliability" table says what a user gets for each fault; `Fault` is what the
@@ -60,9 +61,12 @@ extension Reliability {
 
         @Test(arguments: Fault.allCases)
         func everyOutcomeNamesTheCaseItsTestsAssert(_ fault: Fault) {
-            // `expected` is what the Router tests verify; `managerOutcome` what the
-            // NetworkManager tests compare with the APIError they get.
-            #expect(fault.outcome.contains(fault.expected.name), "\(fault.outcome) does not name \(fault.expected.name)")
+            // `expected(over:)` is what the Router tests verify over each transport;
+            // `managerOutcome` what the NetworkManager tests compare with the APIError they get.
+            for transport in TestTransport.allCases {
+                let expected = fault.expected(over: transport)
+                #expect(fault.outcome.contains(expected.name), "\(fault.outcome) does not name \(expected.name) (\(transport))")
+            }
             if let managerOutcome = fault.managerOutcome {
                 #expect(fault.outcome.contains(managerOutcome), "\(fault.outcome) does not name \(managerOutcome)")
             }

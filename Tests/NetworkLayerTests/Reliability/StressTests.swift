@@ -2,13 +2,15 @@ import Foundation
 import NetworkLayer
 import Testing
 import TestSupport
+import TransportTestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 extension Reliability {
     /// Many requests through one router, a random third cancelled at random moments: each must
-    /// complete exactly once, and the router must give back every socket and byte it took.
+    /// complete exactly once, and the router must give back every socket and byte it took, over
+    /// each transport.
     ///
     /// Each workload runs in a child process (see ``ChildProcess``): a trap in Foundation then
     /// fails this test instead of killing the test run, and the child's file descriptors and
@@ -18,14 +20,16 @@ extension Reliability {
         /// Cancellation used to trap in FoundationNetworking's TaskRegistry in about half of these
         /// runs (swift-corelibs-foundation#3296), until the transport stopped using a concurrent
         /// delegate queue and URLCache; any crash now fails the test.
-        @Test func tenThousandRequestsWithRandomCancellationsCompleteExactlyOnceAndLeakNothing() async throws {
-            try await StressWorkloads.runInChildProcess(.randomCancellations)
+        @Test(arguments: TestTransport.all)
+        func tenThousandRequestsWithRandomCancellationsCompleteExactlyOnceAndLeakNothing(_ transport: TestTransport) async throws {
+            try await StressWorkloads.runInChildProcess(.randomCancellations, over: transport)
         }
 
-        @Test func tenThousandRequestsWithoutCancellationCompleteExactlyOnceAndLeakNothing() async throws {
+        @Test(arguments: TestTransport.all)
+        func tenThousandRequestsWithoutCancellationCompleteExactlyOnceAndLeakNothing(_ transport: TestTransport) async throws {
             // The same run without cancellation: a baseline for the numbers above, and leak
             // checks that run every time, even when a cancellation crash cuts the other run short.
-            try await StressWorkloads.runInChildProcess(.noCancellation)
+            try await StressWorkloads.runInChildProcess(.noCancellation, over: transport)
         }
     }
 
@@ -46,28 +50,33 @@ extension Reliability {
         static let residentAllowance = 10 * 1_048_576
         static let childTimeout: TimeInterval = 50
 
-        @Test(.childWorkload(Workload.randomCancellations.rawValue))
-        func randomCancellations() async throws {
-            try await Self.run(.randomCancellations)
+        /// The workload and transport this child process was started for (`"noCancellation curl"`).
+        static let requested: (workload: Workload, transport: TestTransport)? = {
+            let parts = ChildProcess.requestedWorkload?.split(separator: " ").map(String.init) ?? []
+            guard parts.count == 2, let workload = Workload(rawValue: parts[0]), let transport = TestTransport(rawValue: parts[1])
+            else { return nil }
+            return (workload, transport)
+        }()
+
+        @Test(.enabled(if: requested != nil, "runs in a child process only"))
+        func requestedWorkload() async throws {
+            let (workload, transport) = try #require(Self.requested)
+            try await Self.run(workload, over: transport)
         }
 
-        @Test(.childWorkload(Workload.noCancellation.rawValue))
-        func noCancellation() async throws {
-            try await Self.run(.noCancellation)
-        }
-
-        /// Starts a child process for `workload` and turns how it ended into this test's outcome.
-        static func runInChildProcess(_ workload: Workload) async throws {
+        /// Starts a child process for `workload` over `transport` and turns how it ended into
+        /// this test's outcome.
+        static func runInChildProcess(_ workload: Workload, over transport: TestTransport) async throws {
             try await ChildProcess.expectCleanRun(
-                workload: workload.rawValue, filter: "StressWorkloads/\(workload.rawValue)", timeout: childTimeout,
-                proof: "STRESS: fds")
+                workload: "\(workload.rawValue) \(transport.rawValue)", filter: "StressWorkloads/requestedWorkload",
+                timeout: childTimeout, proof: "STRESS: fds")
         }
 
         /// The workload: warm up, send 10,000 requests, check every completion, then compare the
         /// process's file descriptors and memory with the warm-up's.
-        static func run(_ workload: Workload) async throws {
+        static func run(_ workload: Workload, over transport: TestTransport) async throws {
             // A concurrent callback queue, as an app with a busy main thread would pass.
-            let router = Router<TestEndpoint>(callbackQueue: DispatchQueue(label: "stress", attributes: .concurrent))
+            let router = transport.router(callbackQueue: DispatchQueue(label: "stress", attributes: .concurrent))
             let seed = UInt64.random(in: 0...UInt64.max)
             var generator = SplitMix64(seed: seed)
 
@@ -86,7 +95,7 @@ extension Reliability {
                     api: index.isMultiple(of: 2) ? .completion : .async,
                     cancellation: workload == .randomCancellations ? .random(using: &generator) : .none)
             }
-            print("STRESS: \(workload.rawValue), seed \(seed)")
+            print("STRESS: \(workload.rawValue) over \(transport), seed \(seed)")
             let started = Date()
             let tally = try await send(plans, through: router, within: childTimeout - 10)
             let duration = Date().timeIntervalSince(started)

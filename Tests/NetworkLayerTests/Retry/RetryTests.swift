@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 import TestSupport
+import TransportTestSupport
 @testable import NetworkLayer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// Retries against the fixture server's /sequence routes, which answer a scripted list of
-/// statuses per key and log when each attempt arrived.
+/// statuses per key and log when each attempt arrived, over each transport.
 @Suite("Retries", .needsFixtureServer)
 struct RetryTests {
     private func key() -> String { "retry-\(UUID().uuidString)" }
@@ -19,9 +20,10 @@ struct RetryTests {
         return attempts.compactMap { $0["t"] as? Double }
     }
 
-    @Test func threeAttemptsWithExponentialBackoff() async throws {
+    @Test(arguments: TestTransport.all)
+    func threeAttemptsWithExponentialBackoff(_ transport: TestTransport) async throws {
         let key = key()
-        let router = Router<TestEndpoint>(retryPolicy: RetryPolicy(backoffScale: 0.2, jitter: 0))
+        let router = transport.router(retryPolicy: RetryPolicy(backoffScale: 0.2, jitter: 0))
         let response = try await router.request(.fixture("sequence/\(key)?statuses=503,503,200"))
         #expect(response.statusCode == 200)
         #expect(try jsonObject(response.data)["attempt"] as? Int == 3)
@@ -36,9 +38,10 @@ struct RetryTests {
         }
     }
 
-    @Test func givesUpAfterTheLimitWithTheLastError() async throws {
+    @Test(arguments: TestTransport.all)
+    func givesUpAfterTheLimitWithTheLastError(_ transport: TestTransport) async throws {
         let key = key()
-        let router = Router<TestEndpoint>(retryPolicy: RetryPolicy(retryLimit: 2, backoffScale: 0.05))
+        let router = transport.router(retryPolicy: RetryPolicy(retryLimit: 2, backoffScale: 0.05))
         do {
             _ = try await router.request(.fixture("sequence/\(key)?statuses=500"))
             Issue.record("expected a failure")
@@ -50,18 +53,20 @@ struct RetryTests {
         #expect(try await attemptTimes(key).count == 3)
     }
 
-    @Test func postIsNotRetried() async throws {
+    @Test(arguments: TestTransport.all)
+    func postIsNotRetried(_ transport: TestTransport) async throws {
         let key = key()
-        let router = Router<TestEndpoint>(retryPolicy: RetryPolicy(backoffScale: 0.05))
+        let router = transport.router(retryPolicy: RetryPolicy(backoffScale: 0.05))
         await #expect(throws: NetworkError.self) {
             try await router.request(.fixture("sequence/\(key)?statuses=503,200", .post))
         }
         #expect(try await attemptTimes(key).count == 1)
     }
 
-    @Test func retryAfterSecondsIsHonoured() async throws {
+    @Test(arguments: TestTransport.all)
+    func retryAfterSecondsIsHonoured(_ transport: TestTransport) async throws {
         let key = key()
-        let router = Router<TestEndpoint>(retryPolicy: RetryPolicy(backoffScale: 0.01))
+        let router = transport.router(retryPolicy: RetryPolicy(backoffScale: 0.01))
         let response = try await router.request(.fixture("sequence/\(key)?statuses=429,200&retry_after=1"))
         #expect(response.statusCode == 200)
         let times = try await attemptTimes(key)
@@ -69,9 +74,10 @@ struct RetryTests {
         if times.count == 2 { #expect(times[1] - times[0] >= 0.99) }
     }
 
-    @Test func retryAfterIsCappedByTheMaximumDelay() async throws {
+    @Test(arguments: TestTransport.all)
+    func retryAfterIsCappedByTheMaximumDelay(_ transport: TestTransport) async throws {
         let key = key()
-        let router = Router<TestEndpoint>(retryPolicy: RetryPolicy(maximumDelay: 0.3))
+        let router = transport.router(retryPolicy: RetryPolicy(maximumDelay: 0.3))
         let started = Date()
         let response = try await router.request(.fixture("sequence/\(key)?statuses=503,200&retry_after=30"))
         #expect(response.statusCode == 200)
@@ -79,9 +85,10 @@ struct RetryTests {
         #expect(elapsed >= 0.29 && elapsed < TestTiming.bound(2), "took \(elapsed) s")
     }
 
-    @Test func noRetryPastTheDeadline() async throws {
+    @Test(arguments: TestTransport.all)
+    func noRetryPastTheDeadline(_ transport: TestTransport) async throws {
         let key = key()
-        let router = Router<TestEndpoint>(retryPolicy: RetryPolicy())
+        let router = transport.router(retryPolicy: RetryPolicy())
         let started = Date()
         do {
             _ = try await router.request(.fixture("sequence/\(key)?statuses=503,200&retry_after=5", timeout: 2))
@@ -97,9 +104,10 @@ struct RetryTests {
         #expect(try await attemptTimes(key).count == 1)
     }
 
-    @Test func cancellingDuringTheBackoffStopsRetrying() async throws {
+    @Test(arguments: TestTransport.all)
+    func cancellingDuringTheBackoffStopsRetrying(_ transport: TestTransport) async throws {
         let key = key()
-        let router = Router<TestEndpoint>(callbackQueue: DispatchQueue(label: "tests"), retryPolicy: RetryPolicy(backoffScale: 1, jitter: 0))
+        let router = transport.router(retryPolicy: RetryPolicy(backoffScale: 1, jitter: 0))
         let counter = CompletionCounter()
         let handle = router.request(.fixture("sequence/\(key)?statuses=503,200")) { counter.record($0) }
         try await Task.sleep(nanoseconds: 300_000_000)
@@ -110,8 +118,9 @@ struct RetryTests {
         #expect(try await attemptTimes(key).count == 1)
     }
 
-    @Test func retryAfterAsAnHTTPDate() async throws {
-        let router = Router<TestEndpoint>(retryPolicy: RetryPolicy(retryLimit: 1))
+    @Test(arguments: TestTransport.all)
+    func retryAfterAsAnHTTPDate(_ transport: TestTransport) async throws {
+        let router = transport.router(retryPolicy: RetryPolicy(retryLimit: 1))
         let started = Date()
         await #expect(throws: NetworkError.self) { try await router.request(.fixture("retry-after-date")) }
         // The date is 2 s ahead, with whole-second precision: at least 1 s of waiting.

@@ -1,19 +1,22 @@
 import Foundation
 import Testing
 import TestSupport
+import TransportTestSupport
 @testable import NetworkLayer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// The three ways to cancel, each on httpbin's /delay/5 after 200 ms: the caller gets
-/// `.cancelled` at once, the completion runs exactly once, and the router forgets the request.
+/// `.cancelled` at once, the completion runs exactly once, and the router forgets the request,
+/// over each transport.
 @Suite("Cancellation", .needsHTTPBin)
 struct RouterCancellationTests {
-    let router = Router<TestEndpoint>(callbackQueue: DispatchQueue(label: "tests"))
     let slow = TestEndpoint.httpbin("delay/5")
 
-    @Test func cancellingTheHandle() async throws {
+    @Test(arguments: TestTransport.all)
+    func cancellingTheHandle(_ transport: TestTransport) async throws {
+        let router = transport.router()
         let counter = CompletionCounter()
         let handle = router.request(slow) { counter.record($0) }
         try await Task.sleep(nanoseconds: 200_000_000)
@@ -28,7 +31,9 @@ struct RouterCancellationTests {
         #expect(router.inFlightCount == 0)
     }
 
-    @Test func cancellingTheRouter() async throws {
+    @Test(arguments: TestTransport.all)
+    func cancellingTheRouter(_ transport: TestTransport) async throws {
+        let router = transport.router()
         let counters = (0..<3).map { _ in CompletionCounter() }
         for counter in counters {
             router.request(slow) { counter.record($0) }
@@ -42,8 +47,9 @@ struct RouterCancellationTests {
         #expect(router.inFlightCount == 0)
     }
 
-    @Test func cancellingTheAwaitingTask() async throws {
-        let router = self.router
+    @Test(arguments: TestTransport.all)
+    func cancellingTheAwaitingTask(_ transport: TestTransport) async throws {
+        let router = transport.router()
         let slow = self.slow
         let task = Task { () -> (Result<Response, NetworkError>, Date) in
             do {
@@ -61,8 +67,9 @@ struct RouterCancellationTests {
         #expect(router.inFlightCount == 0)
     }
 
-    @Test func anAlreadyCancelledTaskSendsNothing() async throws {
-        let router = self.router
+    @Test(arguments: TestTransport.all)
+    func anAlreadyCancelledTaskSendsNothing(_ transport: TestTransport) async throws {
+        let router = transport.router()
         let task = Task { () -> Result<Response, NetworkError> in
             withUnsafeCurrentTask { $0?.cancel() }
             do {
@@ -75,7 +82,9 @@ struct RouterCancellationTests {
         #expect(router.inFlightCount == 0)
     }
 
-    @Test func cancellingAfterCompletionChangesNothing() async throws {
+    @Test(arguments: TestTransport.all)
+    func cancellingAfterCompletionChangesNothing(_ transport: TestTransport) async throws {
+        let router = transport.router()
         let counter = CompletionCounter()
         let handle = router.request(.httpbin("get")) { counter.record($0) }
         #expect(await eventually { counter.count == 1 })
@@ -85,7 +94,9 @@ struct RouterCancellationTests {
         #expect((try? counter.first?.get())?.statusCode == 200)
     }
 
-    @Test func cancellingTwiceCompletesOnce() async throws {
+    @Test(arguments: TestTransport.all)
+    func cancellingTwiceCompletesOnce(_ transport: TestTransport) async throws {
+        let router = transport.router()
         let counter = CompletionCounter()
         let handle = router.request(slow) { counter.record($0) }
         handle.cancel()

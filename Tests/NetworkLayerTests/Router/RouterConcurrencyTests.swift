@@ -1,16 +1,18 @@
 import Foundation
 import Testing
 import TestSupport
+import TransportTestSupport
 @testable import NetworkLayer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// Many requests at once, each cancelled at a random moment or not at all.
+/// Many requests at once, each cancelled at a random moment or not at all, over each transport.
 @Suite("Concurrency", .needsHTTPBin)
 struct RouterConcurrencyTests {
-    @Test func everyCompletionRunsExactlyOnceAndNothingIsLeftBehind() async throws {
-        let router = Router<TestEndpoint>(callbackQueue: DispatchQueue(label: "tests", attributes: .concurrent))
+    @Test(arguments: TestTransport.all)
+    func everyCompletionRunsExactlyOnceAndNothingIsLeftBehind(_ transport: TestTransport) async throws {
+        let router = transport.router(callbackQueue: DispatchQueue(label: "tests", attributes: .concurrent))
         let total = 500
         let counters = (0..<total).map { _ in CompletionCounter() }
         var generator = SystemRandomNumberGenerator()

@@ -1,33 +1,34 @@
 import Foundation
 import Testing
 import TestSupport
+import TransportTestSupport
 @testable import NetworkLayer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// Where a download's file ends up, and what happens to a file already at the destination:
-/// it is replaced only as a whole, only on success, and never lost.
+/// it is replaced only as a whole, only on success, and never lost, over each transport.
 @Suite("Download placement", .needsFixtureServer, .serialized)
 struct DownloadPlacementTests {
-    let router = Router<TestEndpoint>(callbackQueue: DispatchQueue(label: "tests"))
-
     private func endpoint(_ path: String, task: HTTPTask) -> TestEndpoint {
         var endpoint = TestEndpoint.fixture(path, timeout: 60)
         endpoint.task = task
         return endpoint
     }
 
-    private func reference(bytes: Int, seed: String, in folder: URL) async throws -> Data {
+    private func reference(bytes: Int, seed: String, in folder: URL, over transport: TestTransport) async throws -> Data {
         let file = folder.appendingPathComponent("reference-\(seed).bin")
-        _ = try await router.request(endpoint("bytes/\(bytes)?seed=\(seed)", task: .download(DownloadDestination(file))))
+        _ = try await transport.router().request(endpoint("bytes/\(bytes)?seed=\(seed)", task: .download(DownloadDestination(file))))
         defer { try? FileManager.default.removeItem(at: file) }
         return try Data(contentsOf: file)
     }
 
     // MARK: .replaceExisting (swift-corelibs-foundation#4655: replaceItemAt loses the file)
 
-    @Test func aDownloadReplacesAnExistingFile() async throws {
+    @Test(arguments: TestTransport.all)
+    func aDownloadReplacesAnExistingFile(_ transport: TestTransport) async throws {
+        let router = transport.router()
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = folder.appendingPathComponent("f.bin")
@@ -37,14 +38,16 @@ struct DownloadPlacementTests {
             endpoint("bytes/1000?seed=replace", task: .download(DownloadDestination(destination, options: [.replaceExisting]))))
 
         #expect(response.fileURL == destination)
-        #expect(try Data(contentsOf: destination) == (try await reference(bytes: 1000, seed: "replace", in: folder)))
+        #expect(try Data(contentsOf: destination) == (try await reference(bytes: 1000, seed: "replace", in: folder, over: transport)))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["f.bin"])
     }
 
-    @Test func aResumedDownloadReplacesAnExistingFile() async throws {
+    @Test(arguments: TestTransport.all)
+    func aResumedDownloadReplacesAnExistingFile(_ transport: TestTransport) async throws {
+        let router = transport.router()
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let expected = try await reference(bytes: 4000, seed: "resume-replace", in: folder)
+        let expected = try await reference(bytes: 4000, seed: "resume-replace", in: folder, over: transport)
         let destination = DownloadDestination(folder.appendingPathComponent("r.bin"), options: [.replaceExisting], resumable: true)
         try Data("old".utf8).write(to: destination.url)
         try expected.prefix(1500).write(to: destination.partialFileURL)
@@ -71,7 +74,9 @@ struct DownloadPlacementTests {
         #expect(try Data(contentsOf: destination) == Data("new".utf8))
     }
 
-    @Test func aFailedReplacementLeavesTheOldFileUntouched() async throws {
+    @Test(arguments: TestTransport.all)
+    func aFailedReplacementLeavesTheOldFileUntouched(_ transport: TestTransport) async throws {
+        let router = transport.router()
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // A directory where the file should go: rename(2) cannot put a file over it.
@@ -93,14 +98,14 @@ struct DownloadPlacementTests {
 
     /// Cancelling at the last progress event gives either success with the file in place, or
     /// `.cancelled` with the destination as it was: never "cancelled" with a new file.
-    @Test(.needsHTTPBin, arguments: 0..<5)
-    func cancellingAtTheLastProgressEventNeverLeavesAFileBehindACancellation(run: Int) async throws {
+    @Test(.needsHTTPBin, arguments: TestTransport.all, 0..<5)
+    func cancellingAtTheLastProgressEventNeverLeavesAFileBehindACancellation(_ transport: TestTransport, run: Int) async throws {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = folder.appendingPathComponent("chunked-\(run).bin")
         var chunked = TestEndpoint.httpbin("stream-bytes/50000?chunk_size=1000&seed=\(run)")
         chunked.task = .download(DownloadDestination(destination))
-        let router = self.router
+        let router = transport.router()
         let awaiting = TaskBox()
         let task = Task {
             try await router.request(chunked) { progress in
@@ -121,7 +126,9 @@ struct DownloadPlacementTests {
 
     // MARK: An existing destination without .replaceExisting
 
-    @Test func anExistingDestinationIsRefusedBeforeAnythingIsSent() async throws {
+    @Test(arguments: TestTransport.all)
+    func anExistingDestinationIsRefusedBeforeAnythingIsSent(_ transport: TestTransport) async throws {
+        let router = transport.router()
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = folder.appendingPathComponent("exists.bin")

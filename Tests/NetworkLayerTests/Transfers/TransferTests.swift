@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TransportTestSupport
 @testable import NetworkLayer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -28,7 +29,6 @@ final class ProgressLog: @unchecked Sendable {
 @Suite("Uploads and downloads", .needsFixtureServer, .serialized)
 struct TransferTests {
     static let mebibyte = 1024 * 1024
-    let router = Router<TestEndpoint>(callbackQueue: DispatchQueue(label: "tests"))
 
     private func endpoint(_ path: String, _ method: HTTPMethod = .get, task: HTTPTask, timeout: TimeInterval = 60) -> TestEndpoint {
         var endpoint = TestEndpoint.fixture(path, method, timeout: timeout)
@@ -37,18 +37,21 @@ struct TransferTests {
     }
 
     /// Downloads the fixture's deterministic stream into `file`.
-    private func downloadBytes(_ count: Int, seed: String, to file: URL, log: ProgressLog? = nil) async throws -> Response {
-        try await router.request(endpoint("bytes/\(count)?seed=\(seed)", task: .download(DownloadDestination(file)))) {
+    private func downloadBytes(
+        _ count: Int, seed: String, to file: URL, over transport: TestTransport, log: ProgressLog? = nil
+    ) async throws -> Response {
+        try await transport.router().request(endpoint("bytes/\(count)?seed=\(seed)", task: .download(DownloadDestination(file)))) {
             log?.record($0)
         }
     }
 
-    @Test func download64MiBMatchesTheServersDigestWithMonotonicProgress() async throws {
+    @Test(arguments: TestTransport.all)
+    func download64MiBMatchesTheServersDigestWithMonotonicProgress(_ transport: TestTransport) async throws {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("big.bin")
         let log = ProgressLog()
-        let response = try await downloadBytes(64 * Self.mebibyte, seed: "dl", to: file, log: log)
+        let response = try await downloadBytes(64 * Self.mebibyte, seed: "dl", to: file, over: transport, log: log)
         #expect(response.statusCode == 200)
         #expect(response.fileURL == file)
         #expect(response.data.isEmpty)
@@ -58,11 +61,13 @@ struct TransferTests {
         #expect(log.all.last?.totalBytes == Int64(64 * Self.mebibyte))
     }
 
-    @Test func upload64MiBFromAFileAnd5MiBFromData() async throws {
+    @Test(arguments: TestTransport.all)
+    func upload64MiBFromAFileAnd5MiBFromData(_ transport: TestTransport) async throws {
+        let router = transport.router()
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("upload.bin")
-        _ = try await downloadBytes(64 * Self.mebibyte, seed: "up", to: file)
+        _ = try await downloadBytes(64 * Self.mebibyte, seed: "up", to: file, over: transport)
 
         let log = ProgressLog()
         let fileResponse = try await router.request(
@@ -83,7 +88,9 @@ struct TransferTests {
         #expect(dataEcho["content_type"] as? String == "application/x-test")
     }
 
-    @Test func cancelledDownloadLeavesNoFileBehind() async throws {
+    @Test(arguments: TestTransport.all)
+    func cancelledDownloadLeavesNoFileBehind(_ transport: TestTransport) async throws {
+        let router = transport.router()
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = folder.appendingPathComponent("never.bin")
@@ -101,7 +108,9 @@ struct TransferTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
-    @Test func cancelledResumableDownloadResumesWithoutRefetching() async throws {
+    @Test(arguments: TestTransport.all)
+    func cancelledResumableDownloadResumesWithoutRefetching(_ transport: TestTransport) async throws {
+        let router = transport.router()
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let size = 64 * Self.mebibyte
@@ -129,12 +138,14 @@ struct TransferTests {
     }
 
     /// A partial file that already holds the whole body would be answered 416 forever.
-    @Test func aCompletePartialFileIsFetchedAgainNotAsked416Forever() async throws {
+    @Test(arguments: TestTransport.all)
+    func aCompletePartialFileIsFetchedAgainNotAsked416Forever(_ transport: TestTransport) async throws {
+        let router = transport.router()
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = DownloadDestination(folder.appendingPathComponent("whole.bin"), resumable: true)
         let complete = folder.appendingPathComponent("reference.bin")
-        _ = try await downloadBytes(1000, seed: "416", to: complete)
+        _ = try await downloadBytes(1000, seed: "416", to: complete, over: transport)
         try FileManager.default.copyItem(at: complete, to: destination.partialFileURL)
 
         let response = try await router.request(endpoint("bytes/1000?seed=416", task: .download(destination)))
@@ -144,7 +155,9 @@ struct TransferTests {
         #expect(!FileManager.default.fileExists(atPath: destination.partialFileURL.path))
     }
 
-    @Test func aDownloadThatGets404LeavesTheDestinationAlone() async throws {
+    @Test(arguments: TestTransport.all)
+    func aDownloadThatGets404LeavesTheDestinationAlone(_ transport: TestTransport) async throws {
+        let router = transport.router()
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = folder.appendingPathComponent("keep.txt")
@@ -166,7 +179,9 @@ struct TransferTests {
         #expect(leftoverTemporaryFiles().subtracting(before).isEmpty)
     }
 
-    @Test func anExistingDestinationIsKeptUnlessReplacing() async throws {
+    @Test(arguments: TestTransport.all)
+    func anExistingDestinationIsKeptUnlessReplacing(_ transport: TestTransport) async throws {
+        let router = transport.router()
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = folder.appendingPathComponent("exists.bin")
@@ -187,7 +202,9 @@ struct TransferTests {
         #expect(Payload.size(of: nested) == 10)
     }
 
-    @Test func progressAsAnAsyncStream() async throws {
+    @Test(arguments: TestTransport.all)
+    func progressAsAnAsyncStream(_ transport: TestTransport) async throws {
+        let router = transport.router()
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let transfer = router.transfer(
@@ -200,7 +217,9 @@ struct TransferTests {
         #expect(events.count > 1)
     }
 
-    @Test func largeMultipartIsStreamedFromATemporaryFileThatIsRemoved() async throws {
+    @Test(arguments: TestTransport.all)
+    func largeMultipartIsStreamedFromATemporaryFileThatIsRemoved(_ transport: TestTransport) async throws {
+        let router = transport.router()
         var form = MultipartFormData()
         form.append("value", name: "field")
         form.append(Data(repeating: 0xAB, count: 11 * Self.mebibyte), name: "blob", fileName: "blob.bin")
@@ -215,7 +234,9 @@ struct TransferTests {
         #expect(leftoverTemporaryFiles().subtracting(before).isEmpty)
     }
 
-    @Test(.needsHTTPBin) func multipartFieldsAndFilesComeBackExactly() async throws {
+    @Test(.needsHTTPBin, arguments: TestTransport.all)
+    func multipartFieldsAndFilesComeBackExactly(_ transport: TestTransport) async throws {
+        let router = transport.router()
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("notes.txt")
@@ -240,7 +261,9 @@ struct TransferTests {
 
     /// httpbin's /stream-bytes (at most 100 KiB) answers chunked, with no Content-Length: the total is unknown
     /// until the end, and the events say so instead of inventing a fraction.
-    @Test(.needsHTTPBin) func unknownTotalsAreReportedAsUnknownUntilTheEnd() async throws {
+    @Test(.needsHTTPBin, arguments: TestTransport.all)
+    func unknownTotalsAreReportedAsUnknownUntilTheEnd(_ transport: TestTransport) async throws {
+        let router = transport.router()
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         var endpoint = TestEndpoint.httpbin("stream-bytes/100000?chunk_size=1000&seed=7")
@@ -257,6 +280,7 @@ struct TransferTests {
     }
 
     @Test func uploadOnGetIsRejected() async throws {
+        let router = Router<TestEndpoint>(callbackQueue: DispatchQueue(label: "tests"))
         await #expect(throws: NetworkError.self) {
             try await router.request(endpoint("upload", .get, task: .uploadData(Data("x".utf8))))
         }
