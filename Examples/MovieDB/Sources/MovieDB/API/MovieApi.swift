@@ -4,10 +4,11 @@ import NetworkLayer
 /// The TMDB endpoints the example uses: one case per endpoint.
 ///
 /// Adding an endpoint means adding a case here and an arm to each `switch` below (and to
-/// ``sampleData``); ``TMDBEndpoint`` forwards everything, so nothing else changes.
+/// ``sampleData``); nothing else changes.
 ///
-/// On its own, a case targets production without credentials (``baseURL``); ``MovieService``
-/// wraps each case in a ``TMDBEndpoint`` that adds the configured host and credential.
+/// On its own, a case targets production without credentials (``baseURL``). ``MovieService``'s
+/// router sets the configured host with an `EndpointMapping` and adds the credential with an
+/// `AccessTokenPlugin`, so the enum never holds a host or a secret.
 public enum MovieApi: Sendable, Equatable {
     /// `GET movie/popular`: the movies TMDB ranks as popular today.
     case popular(page: Int)
@@ -24,7 +25,7 @@ public enum MovieApi: Sendable, Equatable {
 }
 
 extension MovieApi: EndPointType {
-    /// Production; ``TMDBEndpoint`` replaces it with the configured environment.
+    /// Production; ``MovieService``'s router maps it to the configured environment.
     public var baseURL: URL { NetworkEnvironment.production.baseURL }
 
     /// The path below the base URL. Ids go through `PathSegment`, so no value can add a
@@ -56,8 +57,8 @@ extension MovieApi: EndPointType {
         }
     }
 
-    /// `Accept: application/json`; credentials are added by ``TMDBEndpoint``, not here, so the
-    /// enum never holds a secret.
+    /// `Accept: application/json`. The credential is added by ``MovieService``'s plugin, not
+    /// here, so the enum never holds a secret.
     public var headers: HTTPHeaders? { ["Accept": "application/json"] }
 
     /// 30 seconds: TMDB answers in well under a second, and a CLI user should not wait a minute
