@@ -13,14 +13,15 @@ struct ConfigurationTests {
     /// One of each endpoint.
     static let everyEndpoint: [MovieApi] = [
         .popular(page: 2), .newMovies(page: 1), .recommended(id: 550, page: 3), .video(id: 550),
-        .details(id: 27205), .search(query: "amélie & co", page: 1),
+        .details(id: 27205), .search(query: "amélie & co", page: 1), .configuration,
     ]
 
     /// The request the service sends for `api` with the configuration `variables` describe.
     private func makeRequest(_ api: MovieApi, _ variables: [String: String]) async throws -> URLRequest {
         let transport = RecordingTransport()
         let service = MovieService(
-            configuration: try TMDBConfiguration(environmentVariables: variables), transport: transport, retryPolicy: .none)
+            configuration: try TMDBConfiguration(environmentVariables: variables), transport: transport, retryPolicy: .none,
+            cache: nil)
         _ = await service.call(api)
         try #require(transport.requests.count == 1)
         return try #require(transport.requests.first)
@@ -56,7 +57,7 @@ struct ConfigurationTests {
         case .search(let query, let page):
             #expect(items["query"] == query)
             #expect(items["page"] == String(page))
-        case .video, .details:
+        case .video, .details, .configuration:
             #expect(items.count == 1)
         }
     }

@@ -14,6 +14,7 @@ extension MovieService {
         case .video(let id): return await apiError { () async throws(APIError) in try await videos(id: id) }
         case .details(let id): return await apiError { () async throws(APIError) in try await details(id: id) }
         case .search(let query, let page): return await apiError { () async throws(APIError) in try await search(query: query, page: page) }
+        case .configuration: return await apiError { () async throws(APIError) in try await configuration() }
         }
     }
 }

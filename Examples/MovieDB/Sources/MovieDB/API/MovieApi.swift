@@ -22,6 +22,8 @@ public enum MovieApi: Sendable, Equatable {
     case details(id: Int)
     /// `GET search/movie`: movies whose title matches `query`.
     case search(query: String, page: Int)
+    /// `GET configuration`: the image host and sizes (``APIConfiguration``).
+    case configuration
 }
 
 extension MovieApi: EndPointType {
@@ -38,6 +40,7 @@ extension MovieApi: EndPointType {
         case .video(let id): return "movie/\(PathSegment(id))/videos"
         case .details(let id): return "movie/\(PathSegment(id))"
         case .search: return "search/movie"
+        case .configuration: return "configuration"
         }
     }
 
@@ -52,7 +55,7 @@ extension MovieApi: EndPointType {
         case .search(let query, let page):
             return .requestParameters(
                 bodyParameters: nil, bodyEncoding: .json, urlParameters: ["query": query, "page": page])
-        case .video, .details:
+        case .video, .details, .configuration:
             return .request
         }
     }

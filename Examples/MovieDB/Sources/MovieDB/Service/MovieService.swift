@@ -6,11 +6,13 @@ import NetworkLayer
 ///
 /// The tutorial's `getNewMovies` (a completion handler, a status-code `switch`, manual decoding
 /// and string errors) becomes one line per endpoint. Everything else is the router's
-/// configuration, declared once in ``init(configuration:transport:retryPolicy:)``:
+/// configuration, declared once in ``init(configuration:transport:retryPolicy:cache:)``:
 ///
 /// - **where**: an `EndpointMapping` to the configured environment's base URL;
 /// - **as whom**: the credential's `AccessTokenPlugin` (``TMDBCredential/plugin``);
 /// - **429s**: `RetryPolicy.tmdbRateLimit`;
+/// - **caching**: an `HTTPCache` that keeps what TMDB's `Cache-Control` allows, in memory by
+///   default, so a second ``details(id:)`` within `max-age` sends nothing;
 /// - **statuses and decoding**: a `NetworkManager` sorts statuses into `APIError` categories.
 ///
 /// ```swift
@@ -42,10 +44,14 @@ public struct MovieService: Sendable {
     ///     `StubTransport`. Unused offline.
     ///   - retryPolicy: When failed requests are sent again; `RetryPolicy.tmdbRateLimit`
     ///     by default. Tests pass `.none`, or the same rule with a shorter `maximumDelay`.
+    ///   - cache: Keeps responses as long as TMDB's headers allow; a new 8 MiB memory cache by
+    ///     default (``memoryCache()``), `nil` for none. To keep them across runs, pass a cache
+    ///     with a folder: `try HTTPCache(configuration: .init(directory: folder))`.
     public init(
         configuration: TMDBConfiguration,
         transport: any HTTPTransport = URLSessionTransport(),
-        retryPolicy: RetryPolicy = .tmdbRateLimit
+        retryPolicy: RetryPolicy = .tmdbRateLimit,
+        cache: HTTPCache? = MovieService.memoryCache()
     ) {
         let stubBehavior: StubBehavior = configuration.isOffline ? .immediate : .never
         let router = Router<MovieApi>(
@@ -53,12 +59,20 @@ public struct MovieService: Sendable {
             plugins: configuration.credential.map { [$0.plugin] } ?? [],
             retryPolicy: retryPolicy,
             stubBehavior: { _ in stubBehavior },
+            cache: cache,
             mapping: .environment(configuration.baseURL))
         self.configuration = configuration
         self.manager = NetworkManager(
             router: router,
             decoder: TMDBCoding.makeDecoder(),
             errorMessage: .json(TMDBError.self, \.statusMessage, decoder: TMDBCoding.makeDecoder()))
+    }
+
+    /// A new memory-only `HTTPCache` of the default size (8 MiB): the default of `init`'s
+    /// `cache`. `nil` only if `HTTPCache` refused to be created, which it does only for a disk
+    /// folder, and this cache has none.
+    public static func memoryCache() -> HTTPCache? {
+        try? HTTPCache()
     }
 
     /// Whether answers come from bundled sample data (no credential configured).
@@ -84,7 +98,7 @@ public struct MovieService: Sendable {
         try await manager.value(for: .video(id: id))
     }
 
-    /// The details of movie `id` (`movie/{id}`).
+    /// The details of movie `id` (`movie/{id}`); from the cache while TMDB's `max-age` lasts.
     public func details(id: Int) async throws(APIError) -> MovieDetails {
         try await manager.value(for: .details(id: id))
     }
@@ -92,5 +106,11 @@ public struct MovieService: Sendable {
     /// Movies whose title matches `query` (`search/movie`).
     public func search(query: String, page: Int = 1) async throws(APIError) -> Page<Movie> {
         try await manager.value(for: .search(query: query, page: page))
+    }
+
+    /// The image host and sizes (`configuration`); from the cache while TMDB's `max-age` lasts,
+    /// then revalidated.
+    public func configuration() async throws(APIError) -> APIConfiguration {
+        try await manager.value(for: .configuration)
     }
 }
