@@ -45,13 +45,13 @@ public struct MovieService: Sendable {
     ///   - retryPolicy: When failed requests are sent again; `RetryPolicy.tmdbRateLimit`
     ///     by default. Tests pass `.none`, or the same rule with a shorter `maximumDelay`.
     ///   - cache: Keeps responses as long as TMDB's headers allow; a new 8 MiB memory cache by
-    ///     default (``memoryCache()``), `nil` for none. To keep them across runs, pass a cache
+    ///     default (`HTTPCache.inMemory()`), `nil` for none. To keep them across runs, pass a cache
     ///     with a folder: `try HTTPCache(configuration: .init(directory: folder))`.
     public init(
         configuration: TMDBConfiguration,
         transport: any HTTPTransport = URLSessionTransport(),
         retryPolicy: RetryPolicy = .tmdbRateLimit,
-        cache: HTTPCache? = MovieService.memoryCache()
+        cache: HTTPCache? = .inMemory()
     ) {
         let stubBehavior: StubBehavior = configuration.isOffline ? .immediate : .never
         let router = Router<MovieApi>(
@@ -66,13 +66,6 @@ public struct MovieService: Sendable {
             router: router,
             decoder: TMDBCoding.makeDecoder(),
             errorMessage: .json(TMDBError.self, \.statusMessage, decoder: TMDBCoding.makeDecoder()))
-    }
-
-    /// A new memory-only `HTTPCache` of the default size (8 MiB): the default of `init`'s
-    /// `cache`. `nil` only if `HTTPCache` refused to be created, which it does only for a disk
-    /// folder, and this cache has none.
-    public static func memoryCache() -> HTTPCache? {
-        try? HTTPCache()
     }
 
     /// Whether answers come from bundled sample data (no credential configured).
