@@ -101,7 +101,7 @@ func runRouterCacheBenchmark(server: URL) async throws {
     print("(blocks A B B A, 6 rounds; A = no cache, every request to \(server.absoluteString); B = the same router with a cache)")
     let endpoint = CachedBenchEndpoint(baseURL: server, key: "bench-\(UUID().uuidString)")
     let uncached = Router<CachedBenchEndpoint>(callbackQueue: DispatchQueue(label: "bench"))
-    let cached = Router<CachedBenchEndpoint>(callbackQueue: DispatchQueue(label: "bench"), cache: try HTTPCache())
+    let cached = Router<CachedBenchEndpoint>(callbackQueue: DispatchQueue(label: "bench"), cache: .inMemory())
     for _ in 0..<200 {
         _ = try await uncached.request(endpoint)
         _ = try await cached.request(endpoint)

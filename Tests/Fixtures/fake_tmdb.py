@@ -10,6 +10,11 @@ genre_ids, non-ASCII titles), and scripted failures: 401, 404, 429 with
 Retry-After, 500. The HTTP/1.1 machinery is http_fixture.py, shared with
 fixture_server.py; this file holds only TMDB's routes, data and errors.
 
+Caching, as TMDB does it: successful answers carry "Cache-Control: public,
+max-age=300" (what api.themoviedb.org sends). /configuration and /movie/{id}
+also carry an ETag and answer 304 Not Modified, without a body, to a matching
+If-None-Match; the lists have no validator, so a stale list is fetched again.
+
 Usage:  python3 fake_tmdb.py --port N [--port-file PATH] [--verbose]
 
     N = 0 picks a free port. Once listening, the server writes the port to
@@ -18,7 +23,10 @@ Usage:  python3 fake_tmdb.py --port N [--port-file PATH] [--verbose]
 
 Credentials: header "Authorization: Bearer test-token" or query api_key=test-key.
 Test hooks (no credentials needed, not recorded):
-    GET  /__stats  -> {"requests": [{"path", "query", "authorized"}, ...]}
+    GET  /__stats  -> {"requests": [{"path", "query", "authorized", "status",
+                       "if_none_match"}, ...]}: every API request that reached
+                       the server (a client cache's hits never do), with the
+                       status it got and the If-None-Match it sent (or null)
     POST /__reset  -> forgets recorded requests and which ids were rate limited
 
 Python 3.11 standard library only; binds to 127.0.0.1 and nothing else.
@@ -36,11 +44,36 @@ from http_fixture import Response, main
 SERVER_NAME = "networklayer-fake-tmdb"
 # TMDB's own spelling (no space), which a strict client might compare.
 JSON_TYPE = "application/json;charset=utf-8"
+# What api.themoviedb.org sends with its answers.
+CACHE_CONTROL = ("Cache-Control", "public, max-age=300")
 
 
 def json_response(status: int, obj, headers=()) -> Response:
     # TMDB's Content-Type on every body, not http_fixture's plain default.
     return http_fixture.json_response(status, obj, headers, JSON_TYPE)
+
+
+def cacheable(obj) -> Response:
+    """A 200 that a client may keep for max-age, and must then fetch again."""
+    return json_response(200, obj, (CACHE_CONTROL,))
+
+
+def etag_matches(if_none_match: str | None, etag: str) -> bool:
+    # Weak comparison (RFC 9110 13.1.2): W/ prefixes do not matter for If-None-Match.
+    if if_none_match is None:
+        return False
+    if if_none_match.strip() == "*":
+        return True
+    strip = lambda tag: tag.strip().removeprefix("W/")
+    return any(strip(tag) == strip(etag) for tag in if_none_match.split(","))
+
+
+def validated(req, etag: str, obj) -> Response:
+    """A cacheable 200 with `etag`, or a 304 without a body when the client has it already."""
+    headers = (CACHE_CONTROL, ("ETag", etag))
+    if etag_matches(req.headers.get("if-none-match"), etag):
+        return Response(304, headers)
+    return json_response(200, obj, headers)
 
 
 # --------------------------------------------------------------------------
@@ -160,6 +193,19 @@ def movie_details(movie_id: int) -> dict:
     }
 
 
+def api_configuration() -> dict:
+    # TMDB's answer, trimmed: change_keys left out.
+    return {"images": {
+        "base_url": "http://image.tmdb.org/t/p/",
+        "secure_base_url": "https://image.tmdb.org/t/p/",
+        "backdrop_sizes": ["w300", "w780", "w1280", "original"],
+        "logo_sizes": ["w45", "w92", "w154", "w185", "w300", "w500", "original"],
+        "poster_sizes": ["w92", "w154", "w185", "w342", "w500", "w780", "original"],
+        "profile_sizes": ["w45", "w185", "h632", "original"],
+        "still_sizes": ["w92", "w185", "w300", "original"],
+    }}
+
+
 def movie_videos(movie_id: int) -> dict:
     return {"id": movie_id, "results": [
         {"iso_639_1": "en", "iso_3166_1": "US", "name": "Official Trailer",
@@ -197,7 +243,7 @@ def list_route(label_for, id_offset: int, extra=None):
         body = list_page(label_for(req, match), id_offset, page)
         if extra:
             body = {**extra, **body}
-        return json_response(200, body)
+        return cacheable(body)
     return handler
 
 
@@ -243,7 +289,11 @@ async def r_details(req, match):
     if movie_id in RATE_LIMITED_ONCE and movie_id not in RATE_LIMIT_SPENT:
         RATE_LIMIT_SPENT.add(movie_id)
         return RATE_LIMITED
-    return movie_error(movie_id) or json_response(200, movie_details(movie_id))
+    return movie_error(movie_id) or validated(req, f'"movie-{movie_id}-v1"', movie_details(movie_id))
+
+
+async def r_configuration(req, match):
+    return validated(req, '"configuration-v1"', api_configuration())
 
 
 # Order matters: the named lists must win over /movie/{id}.
@@ -254,6 +304,7 @@ API_ROUTES = [
     (re.compile(r"/3/movie/(?P<id>\d+)/recommendations"), r_recommendations),
     (re.compile(r"/3/movie/(?P<id>\d+)/videos"), r_videos),
     (re.compile(r"/3/movie/(?P<id>\d+)"), r_details),
+    (re.compile(r"/3/configuration"), r_configuration),
 ]
 
 
@@ -278,7 +329,15 @@ async def dispatch(req) -> Response:
         return json_response(200, {"ok": True})
 
     is_authorized = authorized(req)
-    RECORDED.append({"path": path, "query": dict(req.query), "authorized": is_authorized})
+    record = {"path": path, "query": dict(req.query), "authorized": is_authorized,
+              "status": None, "if_none_match": req.headers.get("if-none-match")}
+    RECORDED.append(record)
+    response = await answer(req, path, is_authorized)
+    record["status"] = response.status
+    return response
+
+
+async def answer(req, path: str, is_authorized: bool) -> Response:
 
     for pattern, handler in API_ROUTES:
         match = pattern.fullmatch(path)

@@ -112,6 +112,15 @@ struct OfflineServiceTests {
         #expect(page.results.first?.title == "Fight Club")
     }
 
+    @Test("The configuration is the bundled one, with TMDB's image host and sizes")
+    func configuration() async throws {
+        let configuration = try await service.configuration()
+        #expect(configuration.images.secureBaseUrl == "https://image.tmdb.org/t/p/")
+        #expect(configuration.images.posterSizes == ["w92", "w154", "w185", "w342", "w500", "w780", "original"])
+        #expect(configuration.images.backdropSizes.last == "original")
+        #expect(transport.count == 0)
+    }
+
     @Test("Recommendations are other sample movies")
     func recommendations() async throws {
         let page = try await service.recommended(id: 550)

@@ -59,18 +59,36 @@ public final class HTTPCache: Sendable {
     /// Creates a cache, opening (and creating) the disk folder when the configuration has one.
     ///
     /// - Throws: ``HTTPCacheError/unusableDirectory(path:reason:)`` when the folder cannot be
-    ///   created, listed, or is a file. A memory-only cache never throws.
-    public init(configuration: Configuration = Configuration()) throws(HTTPCacheError) {
-        self.configuration = configuration
-        credentialHeaders = Set(configuration.credentialHeaders.map { $0.lowercased() }).sorted()
-        memory = configuration.memoryCapacity > 0 ? MemoryStore(capacity: configuration.memoryCapacity) : nil
+    ///   created, listed, or is a file. A memory-only cache never throws (``inMemory(capacity:)``
+    ///   makes one without `try`).
+    public convenience init(configuration: Configuration = Configuration()) throws(HTTPCacheError) {
+        var disk: DiskStore?
         if let directory = configuration.directory, configuration.diskCapacity > 0 {
             disk = try DiskStore(
                 directory: directory, capacity: configuration.diskCapacity, maximumEntrySize: configuration.maximumEntrySize,
                 heuristic: configuration.heuristicFreshness)
-        } else {
-            disk = nil
         }
+        self.init(configuration: configuration, disk: disk)
+    }
+
+    private init(configuration: Configuration, disk: DiskStore?) {
+        self.configuration = configuration
+        credentialHeaders = Set(configuration.credentialHeaders.map { $0.lowercased() }).sorted()
+        memory = configuration.memoryCapacity > 0 ? MemoryStore(capacity: configuration.memoryCapacity) : nil
+        self.disk = disk
+    }
+
+    /// A cache in memory only, with the default configuration otherwise; it cannot fail.
+    ///
+    /// ```swift
+    /// let router = Router<MovieApi>(cache: .inMemory())
+    /// ```
+    ///
+    /// - Parameter capacity: The most bytes kept (bodies, headers and bookkeeping); 8 MiB by default.
+    public static func inMemory(capacity: Int = 8 * 1_048_576) -> HTTPCache {
+        var configuration = Configuration(memoryCapacity: capacity)
+        configuration.directory = nil
+        return HTTPCache(configuration: configuration, disk: nil)
     }
 
     /// Bytes held in memory now: bodies, headers and a fixed allowance per entry.

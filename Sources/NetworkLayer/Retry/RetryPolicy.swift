@@ -47,6 +47,14 @@ public struct RetryPolicy: Sendable {
         public let retryCount: Int
         /// The response, when the server answered.
         public var response: Response? { error.response }
+
+        /// A failed attempt, as the router describes it to the policy; tests of a policy make
+        /// their own: `policy.delay(for: FailedAttempt(request: request, error: .timedOut(after: 1), retryCount: 0))`.
+        public init(request: URLRequest, error: NetworkError, retryCount: Int) {
+            self.request = request
+            self.error = error
+            self.retryCount = retryCount
+        }
     }
 
     /// No retries at all: the router's default.

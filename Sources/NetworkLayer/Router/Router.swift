@@ -96,7 +96,7 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     ///     default. The plugins' own secrets are added to it.
     ///   - redirects: Whether and how far redirects are followed; ``RedirectPolicy/follow`` (16) by default.
     ///   - cache: An HTTP cache for the endpoints' responses; none by default:
-    ///     `Router<MovieApi>(cache: try HTTPCache())` keeps up to 8 MiB in memory.
+    ///     `Router<MovieApi>(cache: .inMemory())` keeps up to 8 MiB in memory.
     ///   - mapping: How each endpoint is changed before its request is built; none by default:
     ///     `Router<MovieApi>(mapping: .environment(stagingURL))` sends every request to staging.
     ///   - deduplicatesRequests: Whether identical `GET` and `HEAD` requests in flight share one

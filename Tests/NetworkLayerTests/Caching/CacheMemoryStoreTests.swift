@@ -25,6 +25,17 @@ struct CacheMemoryStoreTests {
         }
     }
 
+    @Test func anInMemoryCacheNeedsNoTryAndStoresInMemoryOnly() {
+        let cache = HTTPCache.inMemory(capacity: 64 * 1_024)
+        #expect(cache.configuration.memoryCapacity == 64 * 1_024)
+        #expect(cache.configuration.directory == nil)
+        let origin = countingOrigin(["Cache-Control": "max-age=600"])
+        exchange(cache, makeRequest(url(1)), origin: origin)
+        #expect(exchange(cache, makeRequest(url(1)), origin: origin).outcome == .hit)
+        #expect(origin.requests.count == 1)
+        #expect(cache.memoryUsage > 0 && cache.diskUsage == 0)
+    }
+
     @Test func theLeastRecentlyUsedEntryIsEvictedFirst() throws {
         let cache = try memoryCache(clock, capacity: 3 * entrySize())
         let urls = (1...4).map(url)

@@ -18,7 +18,7 @@ struct RouterCacheTests {
     }
 
     private func router(_ transport: TestTransport, plugins: [any PluginType] = []) throws -> Router<CachedEndpoint> {
-        Router(transport: transport.make(), callbackQueue: DispatchQueue(label: "tests"), plugins: plugins, cache: try HTTPCache())
+        Router(transport: transport.make(), callbackQueue: DispatchQueue(label: "tests"), plugins: plugins, cache: .inMemory())
     }
 
     private func endpoint(_ path: String, _ method: HTTPMethod = .get, policy: URLRequest.CachePolicy = .useProtocolCachePolicy)

@@ -23,6 +23,8 @@ extension MovieApi {
             return SampleCatalog.details(id: id)
         case .search(let query, let page):
             return SampleCatalog.search(query, page: page)
+        case .configuration:
+            return Data(SampleResponses.configuration.utf8)
         }
     }
 }

@@ -4,10 +4,11 @@ import NetworkLayer
 /// The TMDB endpoints the example uses: one case per endpoint.
 ///
 /// Adding an endpoint means adding a case here and an arm to each `switch` below (and to
-/// ``sampleData``); ``TMDBEndpoint`` forwards everything, so nothing else changes.
+/// ``sampleData``); nothing else changes.
 ///
-/// On its own, a case targets production without credentials (``baseURL``); ``MovieService``
-/// wraps each case in a ``TMDBEndpoint`` that adds the configured host and credential.
+/// On its own, a case targets production without credentials (``baseURL``). ``MovieService``'s
+/// router sets the configured host with an `EndpointMapping` and adds the credential with an
+/// `AccessTokenPlugin`, so the enum never holds a host or a secret.
 public enum MovieApi: Sendable, Equatable {
     /// `GET movie/popular`: the movies TMDB ranks as popular today.
     case popular(page: Int)
@@ -21,10 +22,12 @@ public enum MovieApi: Sendable, Equatable {
     case details(id: Int)
     /// `GET search/movie`: movies whose title matches `query`.
     case search(query: String, page: Int)
+    /// `GET configuration`: the image host and sizes (``APIConfiguration``).
+    case configuration
 }
 
 extension MovieApi: EndPointType {
-    /// Production; ``TMDBEndpoint`` replaces it with the configured environment.
+    /// Production; ``MovieService``'s router maps it to the configured environment.
     public var baseURL: URL { NetworkEnvironment.production.baseURL }
 
     /// The path below the base URL. Ids go through `PathSegment`, so no value can add a
@@ -37,6 +40,7 @@ extension MovieApi: EndPointType {
         case .video(let id): return "movie/\(PathSegment(id))/videos"
         case .details(let id): return "movie/\(PathSegment(id))"
         case .search: return "search/movie"
+        case .configuration: return "configuration"
         }
     }
 
@@ -51,13 +55,13 @@ extension MovieApi: EndPointType {
         case .search(let query, let page):
             return .requestParameters(
                 bodyParameters: nil, bodyEncoding: .json, urlParameters: ["query": query, "page": page])
-        case .video, .details:
+        case .video, .details, .configuration:
             return .request
         }
     }
 
-    /// `Accept: application/json`; credentials are added by ``TMDBEndpoint``, not here, so the
-    /// enum never holds a secret.
+    /// `Accept: application/json`. The credential is added by ``MovieService``'s plugin, not
+    /// here, so the enum never holds a secret.
     public var headers: HTTPHeaders? { ["Accept": "application/json"] }
 
     /// 30 seconds: TMDB answers in well under a second, and a CLI user should not wait a minute

@@ -3,7 +3,8 @@ import Foundation
 /// Where the API is and how to authenticate: everything about a request that is not the
 /// endpoint itself.
 ///
-/// A value passed to ``MovieService`` and carried by each ``TMDBEndpoint``, never global mutable
+/// A value passed to ``MovieService``, which turns it into its router's configuration (the
+/// environment into an `EndpointMapping`, the credential into a plugin), never global mutable
 /// state, so two services with different keys or hosts can live side by side (a test and the
 /// app, or a staging and a production client).
 ///

@@ -112,6 +112,16 @@ enum SampleResponses {
     }
     """#
 
+    /// `GET configuration`: where images live and in which sizes (trimmed: `change_keys` left out).
+    static let configuration = #"""
+    {"images": {"base_url": "http://image.tmdb.org/t/p/", "secure_base_url": "https://image.tmdb.org/t/p/",
+                "backdrop_sizes": ["w300", "w780", "w1280", "original"],
+                "logo_sizes": ["w45", "w92", "w154", "w185", "w300", "w500", "original"],
+                "poster_sizes": ["w92", "w154", "w185", "w342", "w500", "w780", "original"],
+                "profile_sizes": ["w45", "w185", "h632", "original"],
+                "still_sizes": ["w92", "w185", "w300", "original"]}}
+    """#
+
     /// `GET movie/550` and `GET movie/27205`, keyed by id.
     static let details: [Int: String] = [
         550: #"""

@@ -5,8 +5,15 @@ import NetworkLayer
 /// `APIError` that carries TMDB's own message.
 ///
 /// The tutorial's `getNewMovies` (a completion handler, a status-code `switch`, manual decoding
-/// and string errors) becomes one line per endpoint: `NetworkManager` sorts statuses into
-/// `APIError` categories and decodes, ``RateLimitPolicy`` retries 429s.
+/// and string errors) becomes one line per endpoint. Everything else is the router's
+/// configuration, declared once in ``init(configuration:transport:retryPolicy:cache:)``:
+///
+/// - **where**: an `EndpointMapping` to the configured environment's base URL;
+/// - **as whom**: the credential's `AccessTokenPlugin` (``TMDBCredential/plugin``);
+/// - **429s**: `RetryPolicy.tmdbRateLimit`;
+/// - **caching**: an `HTTPCache` that keeps what TMDB's `Cache-Control` allows, in memory by
+///   default, so a second ``details(id:)`` within `max-age` sends nothing;
+/// - **statuses and decoding**: a `NetworkManager` sorts statuses into `APIError` categories.
 ///
 /// ```swift
 /// let configuration = try TMDBConfiguration(environmentVariables: ProcessInfo.processInfo.environment)
@@ -27,9 +34,7 @@ import NetworkLayer
 public struct MovieService: Sendable {
     /// Host and credential of every request.
     public let configuration: TMDBConfiguration
-    /// How 429 responses are retried.
-    public let rateLimitPolicy: RateLimitPolicy
-    private let manager: NetworkManager<TMDBEndpoint>
+    private let manager: NetworkManager<MovieApi>
 
     /// Creates a service.
     ///
@@ -37,16 +42,26 @@ public struct MovieService: Sendable {
     ///   - configuration: Host and credential; without a credential the service is offline.
     ///   - transport: Sends the requests; a new `URLSessionTransport` by default. Tests pass a
     ///     `StubTransport`. Unused offline.
-    ///   - rateLimitPolicy: How 429s are retried; ``RateLimitPolicy/standard`` by default.
+    ///   - retryPolicy: When failed requests are sent again; `RetryPolicy.tmdbRateLimit`
+    ///     by default. Tests pass `.none`, or the same rule with a shorter `maximumDelay`.
+    ///   - cache: Keeps responses as long as TMDB's headers allow; a new 8 MiB memory cache by
+    ///     default (`HTTPCache.inMemory()`), `nil` for none. To keep them across runs, pass a cache
+    ///     with a folder: `try HTTPCache(configuration: .init(directory: folder))`.
     public init(
         configuration: TMDBConfiguration,
         transport: any HTTPTransport = URLSessionTransport(),
-        rateLimitPolicy: RateLimitPolicy = .standard
+        retryPolicy: RetryPolicy = .tmdbRateLimit,
+        cache: HTTPCache? = .inMemory()
     ) {
         let stubBehavior: StubBehavior = configuration.isOffline ? .immediate : .never
-        let router = Router<TMDBEndpoint>(transport: transport, stubBehavior: { _ in stubBehavior })
+        let router = Router<MovieApi>(
+            transport: transport,
+            plugins: configuration.credential.map { [$0.plugin] } ?? [],
+            retryPolicy: retryPolicy,
+            stubBehavior: { _ in stubBehavior },
+            cache: cache,
+            mapping: .environment(configuration.baseURL))
         self.configuration = configuration
-        self.rateLimitPolicy = rateLimitPolicy
         self.manager = NetworkManager(
             router: router,
             decoder: TMDBCoding.makeDecoder(),
@@ -58,41 +73,37 @@ public struct MovieService: Sendable {
 
     /// Popular movies (`movie/popular`).
     public func popular(page: Int = 1) async throws(APIError) -> Page<Movie> {
-        try await send(.popular(page: page))
+        try await manager.value(for: .popular(page: page))
     }
 
     /// Movies now in theatres (`movie/now_playing`).
     public func newMovies(page: Int = 1) async throws(APIError) -> Page<Movie> {
-        try await send(.newMovies(page: page))
+        try await manager.value(for: .newMovies(page: page))
     }
 
     /// Movies recommended for movie `id` (`movie/{id}/recommendations`).
     public func recommended(id: Int, page: Int = 1) async throws(APIError) -> Page<Movie> {
-        try await send(.recommended(id: id, page: page))
+        try await manager.value(for: .recommended(id: id, page: page))
     }
 
     /// Trailers and clips of movie `id` (`movie/{id}/videos`).
     public func videos(id: Int) async throws(APIError) -> VideoList {
-        try await send(.video(id: id))
+        try await manager.value(for: .video(id: id))
     }
 
-    /// The details of movie `id` (`movie/{id}`).
+    /// The details of movie `id` (`movie/{id}`); from the cache while TMDB's `max-age` lasts.
     public func details(id: Int) async throws(APIError) -> MovieDetails {
-        try await send(.details(id: id))
+        try await manager.value(for: .details(id: id))
     }
 
     /// Movies whose title matches `query` (`search/movie`).
     public func search(query: String, page: Int = 1) async throws(APIError) -> Page<Movie> {
-        try await send(.search(query: query, page: page))
+        try await manager.value(for: .search(query: query, page: page))
     }
 
-    /// Sends `api` with this service's configuration and decodes the answer as `T`, retrying
-    /// 429s: the only request code of the service, so every endpoint behaves alike.
-    private func send<T: Decodable & Sendable>(_ api: MovieApi, as type: T.Type = T.self) async throws(APIError) -> T {
-        let endpoint = TMDBEndpoint(api, configuration: configuration)
-        let manager = self.manager
-        return try await rateLimitPolicy.run { () async throws(APIError) -> T in
-            try await manager.value(for: endpoint, as: T.self)
-        }
+    /// The image host and sizes (`configuration`); from the cache while TMDB's `max-age` lasts,
+    /// then revalidated.
+    public func configuration() async throws(APIError) -> APIConfiguration {
+        try await manager.value(for: .configuration)
     }
 }
