@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import NetworkLayer
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Downloads into a folder, named by the response: httpbin's /response-headers sends the
+/// Content-Disposition a test asks for, and the fixture's /bytes/{n} names the file by its URL.
+@Suite("Downloads named by the response", .serialized)
+struct DownloadDirectoryTests {
+    let router = Router<TestEndpoint>(callbackQueue: DispatchQueue(label: "directory-tests"))
+
+    private func download(_ endpoint: TestEndpoint, to destination: DownloadDestination) -> TestEndpoint {
+        var endpoint = endpoint
+        endpoint.task = .download(destination)
+        return endpoint
+    }
+
+    private func endpointWithHeader(_ value: String, into destination: DownloadDestination) -> TestEndpoint {
+        .httpbin("response-headers", task: .download(destination, urlParameters: ["Content-Disposition": value]))
+    }
+
+    @Test(.needsHTTPBin) func theFileIsNamedByContentDisposition() async throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let response = try await router.request(endpointWithHeader(#"attachment; filename="report 2024.json""#, into: .directory(folder)))
+        let file = folder.appendingPathComponent("report 2024.json")
+        #expect(response.fileURL == file)
+        // httpbin's body echoes the headers it set.
+        let body = try jsonObject(try Data(contentsOf: file))
+        #expect(body["Content-Disposition"] as? String == #"attachment; filename="report 2024.json""#)
+    }
+
+    @Test(.needsHTTPBin) func filenameStarWinsOverTheWire() async throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let response = try await router.request(
+            endpointWithHeader(#"attachment; filename="plain.json"; filename*=UTF-8''r%C3%A9sum%C3%A9.json"#, into: .directory(folder)))
+        #expect(response.fileURL?.lastPathComponent == "résumé.json")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["résumé.json"])
+    }
+
+    @Test(.needsHTTPBin) func aServerCannotWriteOutsideTheFolder() async throws {
+        let root = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = root.appendingPathComponent("inside")
+        let response = try await router.request(
+            endpointWithHeader(#"attachment; filename="../outside.json""#, into: .directory(folder, options: [.createIntermediateDirectories])))
+        #expect(response.fileURL == folder.appendingPathComponent("outside.json"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["inside"])
+    }
+
+    @Test(.needsFixtureServer) func withoutAHeaderTheURLNamesTheFile() async throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let response = try await router.request(download(.fixture("bytes/2048?seed=named"), to: .directory(folder)))
+        #expect(response.fileURL == folder.appendingPathComponent("2048"))
+        #expect(Payload.size(of: folder.appendingPathComponent("2048")) == 2048)
+    }
+
+    @Test(.needsFixtureServer) func anExistingFileIsKeptUnlessReplacing() async throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let existing = folder.appendingPathComponent("100")
+        try Data("keep".utf8).write(to: existing)
+        do {
+            _ = try await router.request(download(.fixture("bytes/100?seed=exists"), to: .directory(folder)))
+            Issue.record("expected destinationExists")
+        } catch {
+            guard case .download(.destinationExists(let path)) = error else {
+                Issue.record("expected destinationExists, got \(error)")
+                return
+            }
+            #expect(path == existing.path)
+        }
+        #expect(try Data(contentsOf: existing) == Data("keep".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["100"])
+
+        let replaced = try await router.request(
+            download(.fixture("bytes/100?seed=exists"), to: .directory(folder, options: [.replaceExisting])))
+        #expect(replaced.fileURL == existing)
+        #expect(Payload.size(of: existing) == 100)
+    }
+
+    @Test func aResponseThatNamesNoFileFailsWithATypedErrorAndLeavesNothing() async throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let router = Router<TestEndpoint>(
+            transport: StubTransport(StubResponse(headers: ["Content-Disposition": #"attachment; filename="..""#], data: Data("x".utf8))),
+            callbackQueue: DispatchQueue(label: "directory-tests"))
+        var endpoint = TestEndpoint(baseURL: URL(string: "https://example.invalid/")!, path: "")
+        endpoint.task = .download(.directory(folder))
+        let temporaryBefore = try downloadTemporaries()
+        do {
+            _ = try await router.request(endpoint)
+            Issue.record("expected noFileName")
+        } catch {
+            guard case .download(.noFileName(let url)) = error else {
+                Issue.record("expected noFileName, got \(error)")
+                return
+            }
+            #expect(url == "https://example.invalid/")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+        #expect(try downloadTemporaries().isSubset(of: temporaryBefore))
+    }
+
+    @Test func aFolderDestinationIsNeverResumable() {
+        var destination = DownloadDestination.directory(URL(fileURLWithPath: "/tmp/x"))
+        destination.resumable = true
+        #expect(destination.isNamedByResponse)
+        #expect(!destination.resumes)
+    }
+
+    private func downloadTemporaries() throws -> Set<String> {
+        Set(try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path).filter { $0.hasPrefix("networklayer-download-") })
+    }
+}
