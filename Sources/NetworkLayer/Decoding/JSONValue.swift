@@ -192,6 +192,69 @@ extension JSONValue: Codable {
     }
 }
 
+extension JSONValue {
+    /// Parses a JSON document with `JSONSerialization`, which is several times faster here than
+    /// the `Decodable` path (that one throws an error for each type a value is not; measured
+    /// 7× slower for 1,000 objects), and converts what it gives. Nesting stops at 512 levels in
+    /// `JSONSerialization` itself, so the conversion's recursion is bounded.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` with `JSONSerialization`'s error, which says where
+    ///   the document broke ("around character 7").
+    init(parsing data: Data) throws {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch let error as NSError {
+            let detail = error.userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: [], debugDescription: "The given data was not valid JSON. \(detail)", underlyingError: error))
+        }
+        self = Self(foundationValue: object)
+    }
+
+    /// What `JSONSerialization` produces, as a value of this enum; numbers as the `Decodable`
+    /// path reads them (a whole `Double` within `Int64` is an integer).
+    private init(foundationValue object: Any) {
+        // Swift's own types first: on Linux a cast of a dictionary to a class (`NSNumber`,
+        // `NSNull`) bridges it first and costs about 4 µs, 40 times a cast to a Swift type.
+        if let string = object as? String {
+            self = .string(string)
+        } else if let object = object as? [String: Any] {
+            self = .object(object.mapValues(Self.init(foundationValue:)))
+        } else if let array = object as? [Any] {
+            self = .array(array.map(Self.init(foundationValue:)))
+        } else if let number = object as? NSNumber {
+            self = Self(number: number)
+        } else {
+            self = .null
+        }
+    }
+
+    private init(number: NSNumber) {
+        // objCType is "c" for a boolean NSNumber on Linux and Apple platforms alike.
+        switch String(cString: number.objCType) {
+        case "c", "B":
+            self = .bool(number.boolValue)
+        case "d", "f":
+            let double = number.doubleValue
+            if let whole = Int64(exactly: double) {
+                self = .integer(whole)
+            } else {
+                self = .double(double)
+            }
+        case "Q", "L", "I", "S", "C":
+            let unsigned = number.uint64Value
+            if let signed = Int64(exactly: unsigned) {
+                self = .integer(signed)
+            } else {
+                self = .double(Double(unsigned))
+            }
+        default:
+            self = .integer(number.int64Value)
+        }
+    }
+}
+
 /// A coding key made of any string or index: the members of a ``JSONValue`` object, and the
 /// components of a key path.
 struct JSONKey: CodingKey, Hashable {

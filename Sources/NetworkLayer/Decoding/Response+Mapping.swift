@@ -24,9 +24,9 @@ extension Response {
             return .null
         }
         do {
-            return try JSONDecoder().decode(JSONValue.self, from: data)
+            return try JSONValue(parsing: data)
         } catch {
-            throw .decoding(Self.locatingSyntaxError(error, in: data), self)
+            throw .decoding(error, self)
         }
     }
 

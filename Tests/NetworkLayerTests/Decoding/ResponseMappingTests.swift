@@ -87,6 +87,17 @@ struct ResponseMappingTests {
         #expect(throws: NetworkError.self) { try response(deep).mapJSON() }
     }
 
+    @Test func mapJSONAndDecodingAJSONValueAgree() throws {
+        // mapJSON parses with JSONSerialization (several times faster); JSONValue's Decodable
+        // conformance serves map(JSONValue.self, atKeyPath:). Both read numbers alike.
+        let numbers = "[1, 1.0, 1e2, 1.5, -0, 0.14285714285714285, 9007199254740993, 18446744073709551615, 1e29]"
+        let body = try response(#"{"a": \#(numbers), "b": {"t": true, "f": false, "n": null, "s": "é"}}"#)
+        let parsed = try body.mapJSON()
+        #expect(parsed == (try body.map(JSONValue.self)))
+        #expect(parsed["a"]?[2] == .integer(100))
+        #expect(parsed["a"]?[7] == .double(Double(UInt64.max)))
+    }
+
     @Test func aJSONValueEncodesBackToTheSameJSON() throws {
         let json = try response(nested).mapJSON()
         let encoded = try JSONEncoder().encode(json)
