@@ -85,7 +85,12 @@ struct NetworkActivityPluginTests {
         _ = try await (one, two)
         #expect(plugin.requestsInFlight == 0)
     }
+}
 
+/// Thousands of requests cancelled at random moments: a bulk suite, which Scripts/test runs on
+/// its own (and again under ThreadSanitizer).
+@Suite("Network activity under random cancellations")
+struct NetworkActivityRaceTests {
     /// Cancellations at random moments, while plugins may be preparing or telling `willSend`:
     /// without the handle holding a cancellation back until `willSend` returns, `ended` could
     /// come before `began` and the count would stay above zero.
