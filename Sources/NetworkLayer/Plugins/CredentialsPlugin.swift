@@ -11,7 +11,7 @@ import FoundationNetworking
 ///
 /// ```swift
 /// let credentials = CredentialsPlugin { target in
-///     (target as? MovieApi) == .health ? nil : URLCredential(user: "ada", password: "s3cret", persistence: .none)
+///     target.path == "health" ? nil : URLCredential(user: "ada", password: "s3cret", persistence: .none)
 /// }
 /// let router = Router<MovieApi>(plugins: [credentials])
 /// ```

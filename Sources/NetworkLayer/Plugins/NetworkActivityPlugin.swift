@@ -12,15 +12,16 @@ import FoundationNetworking
 /// ``requestsInFlight`` always comes back to zero.
 ///
 /// ```swift
-/// let activity = NetworkActivityPlugin { change, context in
-///     Task { @MainActor in spinner.isAnimating = activity.requestsInFlight > 0 }
+/// let spinner = Spinner()  // a @MainActor class with `var requests: Int`
+/// let activity = NetworkActivityPlugin { change, _ in
+///     Task { @MainActor in spinner.requests += change == .began ? 1 : -1 }
 /// }
 /// let router = Router<MovieApi>(plugins: [activity])
 /// ```
 ///
 /// One plugin can serve several routers: the count is the sum of theirs. The handler runs on
-/// whichever thread the request is on, possibly on two at once, so read ``requestsInFlight``
-/// where you show it rather than keeping a count of your own.
+/// whichever thread the request is on, possibly on two at once, so hop to the main actor for
+/// the interface, as above; ``requestsInFlight`` is the count at any moment.
 public final class NetworkActivityPlugin: PluginType, Sendable {
     /// A request began or ended. Moya's `NetworkActivityChangeType`.
     public enum Change: Sendable, Equatable {

@@ -5,10 +5,10 @@ extension RequestContext {
     /// tested by calling them.
     ///
     /// ```swift
-    /// let context = RequestContext(target: MovieApi.login(user: "ada", password: "…"))
+    /// let context = RequestContext(target: AccountApi.login(user: "ada", password: "…"))
     /// let prepared = try await AccessTokenPlugin(token: { "t" })
-    ///     .prepare(URLRequest(url: URL(string: "https://example.com/login")!), context: context)
-    /// #expect(prepared.value(forHTTPHeaderField: "Authorization") == nil)  // login: .none
+    ///     .prepare(URLRequest(url: URL(string: "https://api.example.com/login")!), context: context)
+    /// #expect(prepared.value(forHTTPHeaderField: "Authorization") == nil)  // authorizationType nil
     /// ```
     ///
     /// - Parameters:
