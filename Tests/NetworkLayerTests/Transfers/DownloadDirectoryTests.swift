@@ -8,10 +8,10 @@ import FoundationNetworking
 
 /// Downloads into a folder, named by the response: httpbin's /response-headers sends the
 /// Content-Disposition a test asks for, and the fixture's /bytes/{n} names the file by its URL.
-@Suite("Downloads named by the response", .serialized)
-struct DownloadDirectoryTests {
-    let router = Router<TestEndpoint>(callbackQueue: DispatchQueue(label: "directory-tests"))
-
+///
+/// Part of the serialized "Download placement" suite: both look for download files left in the
+/// temporary folder, and would see each other's downloads in progress if they ran side by side.
+extension DownloadPlacementTests {
     private func download(_ endpoint: TestEndpoint, to destination: DownloadDestination) -> TestEndpoint {
         var endpoint = endpoint
         endpoint.task = .download(destination)
@@ -52,7 +52,7 @@ struct DownloadDirectoryTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["inside"])
     }
 
-    @Test(.needsFixtureServer) func withoutAHeaderTheURLNamesTheFile() async throws {
+    @Test func withoutAHeaderTheURLNamesTheFile() async throws {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let response = try await router.request(download(.fixture("bytes/2048?seed=named"), to: .directory(folder)))
@@ -60,7 +60,7 @@ struct DownloadDirectoryTests {
         #expect(Payload.size(of: folder.appendingPathComponent("2048")) == 2048)
     }
 
-    @Test(.needsFixtureServer) func anExistingFileIsKeptUnlessReplacing() async throws {
+    @Test func anExistingFileInTheFolderIsKeptUnlessReplacing() async throws {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let existing = folder.appendingPathComponent("100")
@@ -92,7 +92,7 @@ struct DownloadDirectoryTests {
             callbackQueue: DispatchQueue(label: "directory-tests"))
         var endpoint = TestEndpoint(baseURL: URL(string: "https://example.invalid/")!, path: "")
         endpoint.task = .download(.directory(folder))
-        let temporaryBefore = try downloadTemporaries()
+        let before = leftoverTemporaryFiles()
         do {
             _ = try await router.request(endpoint)
             Issue.record("expected noFileName")
@@ -104,7 +104,7 @@ struct DownloadDirectoryTests {
             #expect(url == "https://example.invalid/")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
-        #expect(try downloadTemporaries().isSubset(of: temporaryBefore))
+        #expect(leftoverTemporaryFiles().subtracting(before).isEmpty)
     }
 
     @Test func aFolderDestinationIsNeverResumable() {
@@ -114,7 +114,4 @@ struct DownloadDirectoryTests {
         #expect(!destination.resumes)
     }
 
-    private func downloadTemporaries() throws -> Set<String> {
-        Set(try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path).filter { $0.hasPrefix("networklayer-download-") })
-    }
 }
