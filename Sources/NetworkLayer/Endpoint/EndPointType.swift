@@ -93,6 +93,11 @@ public protocol EndPointType: Sendable {
     /// ``sampleData`` with status 200 and no headers by default. Override it to stub an error
     /// status or headers.
     var sampleResponse: StubResponse { get }
+
+    /// How this endpoint is authorized: ``AuthorizationType/plugin`` by default, the scheme the
+    /// router's ``AccessTokenPlugin`` or ``CredentialsPlugin`` was made with; `nil` for no
+    /// credential at all (a login, a public endpoint). Moya's `AccessTokenAuthorizable`.
+    var authorizationType: AuthorizationType? { get }
 }
 
 /// Created once: the default is read for every response.

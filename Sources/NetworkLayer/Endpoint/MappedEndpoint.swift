@@ -44,6 +44,9 @@ public struct MappedEndpoint: EndPointType, EndpointWrapper {
     public var sampleResponse: StubResponse
     /// URL parameters added after the task's own, whatever the task (``adding(urlParameters:)``).
     public var additionalURLParameters: Parameters
+    /// The original's, always: plugins such as ``AccessTokenPlugin`` read it from
+    /// ``RequestContext/target``, the endpoint the caller named, so a mapping cannot change it.
+    public var authorizationType: AuthorizationType? { original.authorizationType }
 
     var wrapped: any EndPointType { original }
 

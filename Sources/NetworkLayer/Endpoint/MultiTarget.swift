@@ -49,6 +49,8 @@ public struct MultiTarget: EndPointType, EndpointWrapper {
     public var sampleData: Data { target.sampleData }
     /// The wrapped endpoint's.
     public var sampleResponse: StubResponse { target.sampleResponse }
+    /// The wrapped endpoint's.
+    public var authorizationType: AuthorizationType? { target.authorizationType }
 }
 
 /// An endpoint that stands for another one (``MultiTarget``, ``MappedEndpoint``): plugins are

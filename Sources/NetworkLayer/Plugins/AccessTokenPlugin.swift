@@ -6,6 +6,10 @@ import FoundationNetworking
 /// Adds a bearer token or API key to every request, from an async provider, and refreshes it
 /// once when the server answers 401.
 ///
+/// Each endpoint says how it is authorized (``EndPointType/authorizationType``): by default as
+/// ``placement`` says; `nil` for no token at all (a login, a public endpoint); or
+/// `Authorization: Bearer`, `Basic` or a custom scheme for that endpoint only.
+///
 /// Concurrent requests that hit 401 together share one refresh: 50 requests with an expired
 /// token cause one call of `refresh`, then each is replayed once with the new token. If the
 /// refresh fails, every one of them fails with the refresh error
@@ -52,49 +56,65 @@ public struct AccessTokenPlugin: PluginType {
         self.store = TokenStore(fetch: token, refresh: refresh)
     }
 
-    /// The token's header or query parameter, which the router hides in logs and errors and keeps
-    /// from redirects that leave the origin (`Authorization` always is).
+    /// The token's header or query parameter, and `Authorization` (where an endpoint's own
+    /// scheme puts the token), which the router hides in logs and errors and keeps from
+    /// redirects that leave the origin.
     public var redaction: Redaction {
         switch placement {
         case .bearer: return Redaction(headers: ["Authorization"])
-        case .header(let name): return Redaction(headers: [name])
-        case .queryParameter(let name): return Redaction(queryParameters: [name])
+        case .header(let name): return Redaction(headers: [name, "Authorization"])
+        case .queryParameter(let name): return Redaction(headers: ["Authorization"], queryParameters: [name])
         }
     }
 
-    /// Adds the current token to the request.
+    /// Adds the current token to the request, as the endpoint's
+    /// ``EndPointType/authorizationType`` says; nothing (and no call of the token provider)
+    /// when that is `nil`.
     public func prepare(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+        guard let authorization = context.target.authorizationType else { return request }
         let token = try await store.current()
         var request = request
-        switch placement {
-        case .bearer:
+        switch (authorization.scheme, placement) {
+        case (let scheme?, _):
+            try request.setHeader("\(scheme) \(token)", for: "Authorization")
+        case (nil, .bearer):
             try request.setHeader("Bearer \(token)", for: "Authorization")
-        case .header(let name):
+        case (nil, .header(let name)):
             try request.setHeader(token, for: name)
-        case .queryParameter(let name):
+        case (nil, .queryParameter(let name)):
             try URLParameterEncoder().encode(urlRequest: &request, with: [name: token])
         }
         return request
     }
 
     /// On 401: refreshes the token the request was sent with (once, shared with concurrent
-    /// requests), and replays the request.
+    /// requests), and replays the request. An endpoint authorized with `nil` sent no token, and
+    /// is not replayed.
     public func shouldReplay(after response: Response, context: RequestContext) async throws -> Bool {
-        guard response.statusCode == 401, let sent = token(in: response.request) else { return false }
+        guard response.statusCode == 401, let authorization = context.target.authorizationType,
+            let sent = token(in: response.request, authorization: authorization)
+        else { return false }
         return try await store.refresh(replacing: sent)
     }
 
-    private func token(in request: URLRequest) -> String? {
-        switch placement {
-        case .bearer:
-            guard let value = request.headerValue(named: "Authorization"), value.hasPrefix("Bearer ") else { return nil }
-            return String(value.dropFirst("Bearer ".count))
-        case .header(let name):
+    private func token(in request: URLRequest, authorization: AuthorizationType) -> String? {
+        switch (authorization.scheme, placement) {
+        case (let scheme?, _):
+            return Self.credential(in: request.headerValue(named: "Authorization"), scheme: scheme)
+        case (nil, .bearer):
+            return Self.credential(in: request.headerValue(named: "Authorization"), scheme: "Bearer")
+        case (nil, .header(let name)):
             return request.headerValue(named: name)
-        case .queryParameter(let name):
+        case (nil, .queryParameter(let name)):
             guard let url = request.url else { return nil }
             return URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.last { $0.name == name }?.value
         }
+    }
+
+    /// The token of `"<scheme> <token>"`.
+    private static func credential(in value: String?, scheme: String) -> String? {
+        guard let value, value.hasPrefix(scheme + " ") else { return nil }
+        return String(value.dropFirst(scheme.count + 1))
     }
 }
 

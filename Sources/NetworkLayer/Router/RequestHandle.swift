@@ -17,6 +17,11 @@ final class RequestHandle: Cancellable {
         var stop: (@Sendable () -> Void)?
         var deadline: DeadlineScheduler.Token?
         var attempts = 0
+        /// Plugins are being told of an attempt (``beginAttempt()`` to ``endAttempt()``).
+        var isAnnouncing = false
+        /// The outcome, claimed while plugins were being told of an attempt: delivered by
+        /// ``endAttempt()``, so that no `willSend` follows `didReceive`.
+        var deferredOutcome: Result<Response, NetworkError>?
     }
 
     let id: UInt64
@@ -74,9 +79,33 @@ final class RequestHandle: Cancellable {
         if interrupted { stop() }
     }
 
-    /// Records that the request is being sent once more (retries and replays count).
-    func recordAttempt() {
-        state.withLock { $0.attempts += 1 }
+    /// Records that the request is being sent once more (retries and replays count) and that
+    /// the plugins are about to be told (`willSend`); returns the attempt's number, from 1.
+    /// Returns `nil`, recording nothing, once the request is interrupted or finished: then no
+    /// plugin hears of a send that will not happen.
+    ///
+    /// Until ``endAttempt()``, the outcome waits: a cancellation that lands while plugins run
+    /// `willSend` is delivered (and `didReceive` called) only after they return. Without this, a
+    /// plugin could see `didReceive` before its own `willSend` for the same request, and a
+    /// count of requests in flight would never come back to zero.
+    func beginAttempt() -> Int? {
+        state.withLock { state in
+            guard !state.isFinished, state.interruption == nil else { return nil }
+            state.attempts += 1
+            state.isAnnouncing = true
+            return state.attempts
+        }
+    }
+
+    /// Ends what ``beginAttempt()`` began, delivering an outcome that arrived meanwhile.
+    func endAttempt() {
+        let deferred = state.withLock { state -> (Result<Response, NetworkError>, Int)? in
+            state.isAnnouncing = false
+            guard let outcome = state.deferredOutcome else { return nil }
+            state.deferredOutcome = nil
+            return (outcome, state.attempts)
+        }
+        if let (outcome, attempts) = deferred { deliver(outcome, attempts) }
     }
 
     /// Makes the work's coming result the outcome: from now on ``cancel()`` and the deadline do
@@ -95,18 +124,23 @@ final class RequestHandle: Cancellable {
     }
 
     /// Delivers `result`, or the interruption if there was one, if nothing has finished the
-    /// request yet.
+    /// request yet; while plugins are told of an attempt, ``endAttempt()`` delivers it.
     func finish(_ result: Result<Response, NetworkError>) {
-        let claimed = state.withLock { state -> (Result<Response, NetworkError>, DeadlineScheduler.Token?, Int)? in
+        let claimed = state.withLock { state -> (Result<Response, NetworkError>?, DeadlineScheduler.Token?, Int)? in
             guard !state.isFinished else { return nil }
             state.isFinished = true
             state.stop = nil
             defer { state.deadline = nil }
-            return (state.interruption.map { .failure($0) } ?? result, state.deadline, state.attempts)
+            let outcome = state.interruption.map { .failure($0) } ?? result
+            if state.isAnnouncing {
+                state.deferredOutcome = outcome
+                return (nil, state.deadline, state.attempts)
+            }
+            return (outcome, state.deadline, state.attempts)
         }
         guard let (outcome, deadline, attempts) = claimed else { return }
         if let deadline { scheduler.cancel(deadline) }
-        deliver(outcome, attempts)
+        if let outcome { deliver(outcome, attempts) }
     }
 
     /// Records the first interruption (a cancellation, a deadline, a stream's idle timeout),

@@ -9,6 +9,8 @@ import Foundation
 /// ```swift
 /// case .poster(let id, let file):
 ///     return .download(DownloadDestination(file, options: [.replaceExisting, .createIntermediateDirectories]))
+/// case .export(let folder):
+///     return .download(.directory(folder))   // named by Content-Disposition or the URL
 /// ```
 public struct DownloadDestination: Sendable, Equatable {
     /// What may be done to the file system at the destination.
@@ -24,7 +26,8 @@ public struct DownloadDestination: Sendable, Equatable {
         public static let createIntermediateDirectories = Options(rawValue: 1 << 1)
     }
 
-    /// The final location of the file.
+    /// The final location of the file; for a destination made with ``directory(_:options:)``,
+    /// the folder it goes into.
     public var url: URL
     /// What may be done at the destination; none by default.
     public var options: Options
@@ -35,14 +38,54 @@ public struct DownloadDestination: Sendable, Equatable {
     /// The resumed part is appended when the server answers `206`; a `200` starts the file
     /// over. No `If-Range` validator is sent yet, so resume only resources that do not change
     /// between the two downloads (versioned or content-addressed URLs).
+    ///
+    /// A destination named by the response (``isNamedByResponse``) cannot resume: the name of
+    /// its partial file would be known only once the response has started. It is ignored there.
     public var resumable: Bool
+
+    /// Whether ``url`` is a folder and the file's name comes from the response
+    /// (``directory(_:options:)``); `false` by default.
+    public var isNamedByResponse: Bool
 
     /// Creates a destination.
     public init(_ url: URL, options: Options = [], resumable: Bool = false) {
         self.url = url
         self.options = options
         self.resumable = resumable
+        self.isNamedByResponse = false
     }
+
+    /// A file in `folder`, named by the response, as Moya's destination closure names it from
+    /// the `HTTPURLResponse`: `Content-Disposition`'s `filename*` (RFC 8187, which wins) or
+    /// `filename` (RFC 6266), or else the last path component of the response's URL.
+    ///
+    /// ```swift
+    /// case .export(let folder):
+    ///     return .download(.directory(folder, options: [.createIntermediateDirectories]))
+    /// // response.fileURL is folder/report-2024.pdf
+    /// ```
+    ///
+    /// The server cannot write outside `folder`: only what follows the name's last `/` or `\`
+    /// is kept, control and invisible formatting characters (NUL, CR, LF, right-to-left
+    /// overrides) are removed, and so are leading dots and spaces, so that no name is `.`,
+    /// `..` or a hidden file; a name over 255 bytes is shortened, keeping its extension. A file
+    /// already there is refused (``DownloadError/destinationExists(_:)``) unless the options
+    /// say ``Options/replaceExisting``; since the name is known only once the response has
+    /// arrived, that check happens after the download, not before.
+    ///
+    /// - Parameters:
+    ///   - folder: Where the file goes.
+    ///   - options: What may be done there; none by default.
+    /// - Returns: A destination whose download fails with ``DownloadError/noFileName(_:)``
+    ///   when neither the header nor the URL gives a usable name.
+    public static func directory(_ folder: URL, options: Options = []) -> DownloadDestination {
+        var destination = DownloadDestination(folder, options: options)
+        destination.isNamedByResponse = true
+        return destination
+    }
+
+    /// Whether the download keeps a partial file: ``resumable`` and not ``isNamedByResponse``.
+    var resumes: Bool { resumable && !isNamedByResponse }
 
     /// Where a resumable download keeps what has arrived: the destination plus `.partial`.
     public var partialFileURL: URL { url.appendingPathExtension("partial") }

@@ -20,6 +20,11 @@ public enum DownloadError: Error, Sendable, Equatable {
     /// A resumed download's `206` does not continue where the partial file ends: its
     /// `Content-Range` starts at the first value instead of the second.
     case unexpectedRange(start: Int64?, expected: Int64)
+    /// A download to a folder (``DownloadDestination/directory(_:options:)``) got a response
+    /// that names no file: no `Content-Disposition` file name and no last path component of its
+    /// URL survived the destination's rules (say `filename=".."` from `https://example.com/`).
+    /// The value is that URL, without its query.
+    case noFileName(String)
 }
 
 extension DownloadError: LocalizedError {
@@ -33,6 +38,8 @@ extension DownloadError: LocalizedError {
         case .unexpectedRange(let start, let expected):
             let start = start.map(String.init) ?? "no Content-Range"
             return "The server resumed the download at \(start) instead of byte \(expected), where the partial file ends."
+        case .noFileName(let url):
+            return "The response from \(url) names no usable file: no Content-Disposition file name, and no last path component."
         }
     }
 }

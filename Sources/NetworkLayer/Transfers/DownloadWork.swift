@@ -14,19 +14,19 @@ final class DownloadWork: Sendable {
         self.destination = destination
         // A resumable download's working file sits beside the destination, so its folder must
         // exist before the first byte arrives.
-        if destination.resumable, destination.options.contains(.createIntermediateDirectories) {
+        if destination.resumes, destination.options.contains(.createIntermediateDirectories) {
             try? FileManager.default.createDirectory(
                 at: destination.url.deletingLastPathComponent(), withIntermediateDirectories: true)
         }
         workFile =
-            destination.resumable
+            destination.resumes
             ? destination.partialFileURL
             : FileManager.default.temporaryDirectory.appendingPathComponent("networklayer-download-\(UUID().uuidString)")
     }
 
     /// `request`, asking only for the missing part when a resumable download has a partial file.
     func resumeRequest(_ request: URLRequest) -> URLRequest {
-        guard destination.resumable else { return request }
+        guard destination.resumes else { return request }
         let have = Payload.size(of: workFile)
         guard have > 0 else { return request }
         var request = request
@@ -36,14 +36,20 @@ final class DownloadWork: Sendable {
 
     /// Whether `request` asks for only the missing part (see ``resumeRequest(_:)``).
     func isResuming(_ request: URLRequest) -> Bool {
-        destination.resumable && request.value(forHTTPHeaderField: "Range") != nil
+        destination.resumes && request.value(forHTTPHeaderField: "Range") != nil
     }
 
-    /// Moves the complete working file to the destination, honouring its options; on failure the
-    /// destination is as it was (see ``FilePlacement``).
-    func moveIntoPlace() throws(DownloadError) -> URL {
+    /// Where `response`'s file goes: the destination's URL, or a file in its folder named by the
+    /// response (``DownloadFileName``).
+    func target(for response: Response) throws(DownloadError) -> URL {
+        guard destination.isNamedByResponse else { return destination.url }
+        return try DownloadFileName.destination(in: destination.url, for: response)
+    }
+
+    /// Moves the complete working file to `target`, honouring the destination's options; on
+    /// failure `target` is as it was (see ``FilePlacement``).
+    func moveIntoPlace(at target: URL) throws(DownloadError) -> URL {
         let manager = FileManager.default
-        let target = destination.url
         if destination.options.contains(.createIntermediateDirectories) {
             let folder = target.deletingLastPathComponent()
             do {
@@ -73,7 +79,7 @@ final class DownloadWork: Sendable {
     /// stays in the partial file for the next attempt.
     func cleanUp() {
         let done = succeeded.withLock { $0 }
-        if !done && destination.resumable { return }
+        if !done && destination.resumes { return }
         try? FileManager.default.removeItem(at: workFile)
     }
 }

@@ -39,7 +39,10 @@ enum Payload: Sendable {
         case .download(let destination):
             // Refused before anything is sent: the whole body would otherwise be downloaded for
             // nothing. The placement checks again, atomically, in case a file appears meanwhile.
-            if !destination.options.contains(.replaceExisting), FileManager.default.fileExists(atPath: destination.url.path) {
+            // A folder destination's file name is known only from the response.
+            if !destination.options.contains(.replaceExisting), !destination.isNamedByResponse,
+                FileManager.default.fileExists(atPath: destination.url.path)
+            {
                 throw DownloadError.destinationExists(destination.url.path)
             }
             self = .download(DownloadWork(destination: destination))

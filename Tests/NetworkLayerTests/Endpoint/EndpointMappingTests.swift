@@ -171,6 +171,27 @@ struct EndpointMappingTests {
         #expect(log.lastTarget is Accounts)
     }
 
+    enum Public: EndPointType {
+        case login
+        var baseURL: URL { TestServers.fixture ?? URL(fileURLWithPath: "/no-fixture") }
+        var path: String { "echo" }
+        var httpMethod: HTTPMethod { .get }
+        var task: HTTPTask { .request }
+        var headers: HTTPHeaders? { nil }
+        var authorizationType: AuthorizationType? { nil }
+    }
+
+    @Test(arguments: TestTransport.all)
+    func eachWrappedEndpointKeepsItsOwnAuthorization(_ transport: TestTransport) async throws {
+        let router = Router<MultiTarget>(
+            transport: transport.make(), callbackQueue: DispatchQueue(label: "tests"),
+            plugins: [AccessTokenPlugin(token: { "t0ken" })])
+        let login = try await router.request(MultiTarget(Public.login), as: Echo.self)
+        #expect(login.headers["authorization"] == nil)
+        let movies = try await router.request(MultiTarget(Movies.echo), as: Echo.self)
+        #expect(movies.headers["authorization"] == "Bearer t0ken")
+    }
+
     @Test func pluginsSeeThroughEveryLayerOfWrapping() {
         let twice = MultiTarget(MultiTarget(MappedEndpoint(Accounts.me)))
         #expect(RequestContext.unwrapped(twice) is Accounts)

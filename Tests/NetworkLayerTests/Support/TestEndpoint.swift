@@ -11,6 +11,7 @@ struct TestEndpoint: EndPointType {
     var headers: HTTPHeaders? = nil
     var timeout: TimeInterval = 10
     var acceptableStatusCodes: Set<Int> = Set(200..<300)
+    var authorizationType: AuthorizationType? = .plugin
 
     static func httpbin(
         _ path: String, _ method: HTTPMethod = .get, task: HTTPTask = .request,

@@ -21,11 +21,17 @@ struct DownloadStage: RequestStage {
             response = try await next(exchange)
         }
         guard (200..<300).contains(response.statusCode) else { return response }
+        let target: URL
+        do {
+            target = try work.target(for: response)
+        } catch {
+            throw .download(error)
+        }
         // A caller told "cancelled" or "timed out" must not find the destination replaced, and
         // a caller told "success" must find it: the move happens only once the outcome is decided.
         guard exchange.handle.commit() else { throw .cancelled }
         do {
-            let file = try work.moveIntoPlace()
+            let file = try work.moveIntoPlace(at: target)
             response = Response(request: response.request, httpResponse: response.httpResponse, data: Data(), fileURL: file)
         } catch {
             throw .download(error)

@@ -5,7 +5,8 @@ import FoundationNetworking
 
 /// Every plugin's ``PluginType/prepare(_:context:)`` in order, a check of every header they set,
 /// then every plugin's ``PluginType/willSend(_:context:)``: once per attempt, retries and replays
-/// included, so that a refreshed token goes with the replay.
+/// included, so that a refreshed token goes with the replay. `willSend` is never called for a
+/// request already cancelled or finished, and never after its `didReceive`.
 struct PluginStage: RequestStage {
     let plugins: [any PluginType]
 
@@ -25,9 +26,13 @@ struct PluginStage: RequestStage {
         } catch {
             throw .invalidRequest(error)
         }
-        exchange.context.attempt += 1
-        exchange.handle.recordAttempt()
+        // The handle counts attempts across retries and replays (each sends this stage's input
+        // again, whose context still says 0), and holds a cancellation back until every
+        // willSend has returned.
+        guard let attempt = exchange.handle.beginAttempt() else { throw .cancelled }
+        exchange.context.attempt = attempt
         for plugin in plugins { plugin.willSend(exchange.request, context: exchange.context) }
+        exchange.handle.endAttempt()
         return try await next(exchange)
     }
 }
