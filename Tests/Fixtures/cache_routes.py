@@ -22,6 +22,8 @@ Routes (GET and HEAD unless noted):
                                           If-Modified-Since is at or after it
     /cache/expires/{key}?seconds=N        Expires N seconds ahead (60 by default), no
                                           Cache-Control
+        ?ago=N                            Expires N seconds in the past instead
+        ?value=V                          Expires: V as given (0: "already expired")
     /cache/age/{key}?age=A&max_age=M      Age: A (30 by default), max-age=M (60 by default)
     /cache/vary/{key}                     Vary: Accept-Language, max-age=60; the body names
                                           the Accept-Language it was sent
@@ -147,7 +149,12 @@ async def route(req):
             return _not_modified(stats, headers)
         return _full(req, stats, key, headers)
     if kind == "expires":
-        expires = email.utils.formatdate(time.time() + _seconds(query, "seconds", 60), usegmt=True)
+        if "value" in query:
+            expires = query["value"]
+        elif "ago" in query:
+            expires = email.utils.formatdate(time.time() - _seconds(query, "ago", 60), usegmt=True)
+        else:
+            expires = email.utils.formatdate(time.time() + _seconds(query, "seconds", 60), usegmt=True)
         return _full(req, stats, key, (("Expires", expires),))
     if kind == "age":
         return _full(req, stats, key, (

@@ -32,6 +32,10 @@ Routes (GET; unknown paths get 404 {"error":"no route"}):
                             the connection (no final chunk). Once every event
                             was sent, the stream ends cleanly, and a
                             reconnection with Last-Event-ID >= N gets 204.
+        ?cut=chunk|inside   where the half event ends: a whole chunk of the
+                            chunked coding (chunk, the default), or inside a
+                            chunk whose size line announces 16 bytes more than
+                            are sent before the connection goes (inside)
     /sse/resumable/stats?key=K
                             {"connections": n, "last_event_ids": [v, ...]},
                             the Last-Event-ID of each connection (null: none)
@@ -176,6 +180,9 @@ async def r_sse_resumable(req):
         raise QueryError("key is required")
     total = int_param(req, "events", 10)
     per_connection = int_param(req, "drop_after", 3, minimum=1)
+    cut = req.query.get("cut", "chunk")
+    if cut not in ("chunk", "inside"):
+        raise QueryError("cut must be chunk or inside")
     last_id = req.headers.get("last-event-id")
     RESUMABLE_LOGS.setdefault(key, []).append(last_id)
 
@@ -191,8 +198,9 @@ async def r_sse_resumable(req):
         await writer.drain()
     if end < total:
         # Half of the next event, then the connection goes: the client must
-        # discard it and resume after `end`.
-        writer.write(frame(f"id: {end + 1}\ndata: cut".encode()))
+        # discard it and resume after `end`. Cut inside a chunk, the chunk is short of its size.
+        half = f"id: {end + 1}\ndata: cut".encode()
+        writer.write(f"{len(half) + 16:x}\r\n".encode() + half if cut == "inside" else frame(half))
         await writer.drain()
         return CLOSE
     writer.write(LAST_CHUNK)

@@ -1,19 +1,22 @@
 import Foundation
 import Testing
 import TestSupport
+import TransportTestSupport
 @testable import NetworkLayer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// 1,000 concurrent requests to one cached URL, a random third cancelled: no crash, every
-/// completion exactly once, and the cache consistent afterwards.
-@Suite("Cache under concurrency, through the router", .needsFixtureServer, .timeLimit(.minutes(1)))
+/// completion exactly once, and the cache consistent afterwards; over each transport.
+@Suite("Cache under concurrency, through the router", .needsFixtureServer, .serialized, .timeLimit(.minutes(1)))
 struct CacheConcurrencyThroughTheRouterTests {
-    @Test func aThousandConcurrentRequestsWithRandomCancellations() async throws {
+    @Test(arguments: TestTransport.all)
+    func aThousandConcurrentRequestsWithRandomCancellations(_ transport: TestTransport) async throws {
         let key = UUID().uuidString
         let cache = try HTTPCache()
-        let router = Router<TestEndpoint>(callbackQueue: DispatchQueue(label: "tests", attributes: .concurrent), cache: cache)
+        let router = Router<TestEndpoint>(
+            transport: transport.make(), callbackQueue: DispatchQueue(label: "tests", attributes: .concurrent), cache: cache)
         let endpoint = TestEndpoint.fixture("cache/etag/\(key)?max_age=1")
         let counters = (0..<1_000).map { _ in CompletionCounter() }
         await withTaskGroup(of: Void.self) { group in
