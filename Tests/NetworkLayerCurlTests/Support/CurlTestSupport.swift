@@ -6,17 +6,8 @@ import TestSupport
 import FoundationNetworking
 #endif
 
+// `.needsFixtureServer` and `.needsHTTPBin` come from TestSupport.
 extension Trait where Self == ConditionTrait {
-    /// Runs the test only when Scripts/test has started the fixture server.
-    static var needsFixtureServer: Self {
-        .enabled(if: TestServers.fixture != nil, Comment(rawValue: TestServers.skipReason))
-    }
-
-    /// Runs the test only when Scripts/test has started httpbin.
-    static var needsHTTPBin: Self {
-        .enabled(if: TestServers.httpbin != nil, Comment(rawValue: TestServers.skipReason))
-    }
-
     /// Runs the test only when Scripts/test has started the https fixture server.
     static var needsTLSFixture: Self {
         .enabled(if: TLSFixture.url != nil, Comment(rawValue: TestServers.skipReason))
