@@ -35,12 +35,12 @@ struct CurlTransportStress {
         try await Self.runInChildProcess(.noCancellation)
     }
 
-    @Test(.enabled(if: ChildProcess.requestedWorkload == Workload.randomCancellations.rawValue, "runs in a child process only"))
+    @Test(.childWorkload(Workload.randomCancellations.rawValue))
     func childRandomCancellations() async throws {
         try await Self.run(.randomCancellations)
     }
 
-    @Test(.enabled(if: ChildProcess.requestedWorkload == Workload.noCancellation.rawValue, "runs in a child process only"))
+    @Test(.childWorkload(Workload.noCancellation.rawValue))
     func childNoCancellation() async throws {
         try await Self.run(.noCancellation)
     }
