@@ -25,7 +25,7 @@ struct CurlReusedConnectionTests {
         #expect(response.statusCode == 200)
         let echo = try json(data)
         #expect(echo["size"] as? Int == body.count)
-        #expect(echo["sha256"] as? String == (try sha256Hex(body)))
+        #expect(echo["sha256"] as? String == (try sha256(of: body)))
     }
 
     @Test func anUploadFromAFileIsSentAgainWholeWithProgressThatNeverGoesBack() async throws {
@@ -43,7 +43,7 @@ struct CurlReusedConnectionTests {
         let echo = try json(data)
         #expect(echo["size"] as? Int == body.count)
         #expect(echo["method"] as? String == "PUT")
-        #expect(echo["sha256"] as? String == (try sha256Hex(body)))
+        #expect(echo["sha256"] as? String == (try sha256(of: body)))
         let sent = progress.all.map(\.completed)
         #expect(sent == sent.sorted())
         #expect(sent.last == Int64(body.count))

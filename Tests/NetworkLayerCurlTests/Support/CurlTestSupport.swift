@@ -96,34 +96,6 @@ final class ProgressLog: @unchecked Sendable {
     var last: (completed: Int64, total: Int64?)? { all.last }
 }
 
-/// The SHA-256 of `data` as hex, by coreutils' `sha256sum`.
-func sha256Hex(_ data: Data) throws -> String {
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("curl-digest-\(UUID().uuidString)")
-    try data.write(to: file)
-    defer { try? FileManager.default.removeItem(at: file) }
-    return try sha256Hex(ofFile: file)
-}
-
-/// The SHA-256 of a file as hex, by coreutils' `sha256sum`.
-func sha256Hex(ofFile url: URL) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-    process.arguments = [url.path]
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
-}
-
-/// A fresh folder for one test's files.
-func scratchFolder() throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nl-curl-test-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    return folder
-}
-
 /// The JSON object in `data`.
 func json(_ data: Data) throws -> [String: Any] {
     try jsonObject(data)
