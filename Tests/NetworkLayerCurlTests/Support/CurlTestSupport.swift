@@ -45,23 +45,6 @@ private func request(_ base: URL?, _ path: String, method: String, body: Data?, 
     return request
 }
 
-/// A port on 127.0.0.1 where nothing listens (bound, then released at once).
-func closedPort() -> Int {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(socket) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
-    }
-    _ = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
-    }
-    return Int(UInt16(bigEndian: address.sin_port))
-}
-
 /// The `URLError` that `body` throws, or an issue recorded when it throws none or another error.
 func urlError(
     sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> some Any
