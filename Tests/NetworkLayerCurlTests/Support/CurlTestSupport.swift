@@ -78,8 +78,3 @@ final class ProgressLog: @unchecked Sendable {
     var count: Int { lock.withLock { events.count } }
     var last: (completed: Int64, total: Int64?)? { all.last }
 }
-
-/// The JSON object in `data`.
-func json(_ data: Data) throws -> [String: Any] {
-    try jsonObject(data)
-}
