@@ -67,7 +67,7 @@ struct CurlCancellationTests {
         }
         #expect(isCancellation(error))
         let (log, _) = try await transport.send(fixtureRequest("/sequence/\(key)/log"))
-        #expect((try json(log)["attempts"] as? [Any])?.isEmpty == true)
+        #expect((try jsonObject(log)["attempts"] as? [Any])?.isEmpty == true)
         #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 

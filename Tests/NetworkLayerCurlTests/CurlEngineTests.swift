@@ -92,13 +92,13 @@ struct CurlEngineTests {
         // One round first: libcurl's global state and the allocator reach their working size.
         for _ in 0..<5 { _ = try await CurlTransport().send(fixtureRequest("/fast")) }
         try await Task.sleep(nanoseconds: 300_000_000)
-        let before = try #require(ProcessCounts.now())
+        let before = try #require(ProcessResources.Snapshot.now())
         for _ in 0..<100 {
             let transport = CurlTransport()
             _ = try await transport.send(fixtureRequest("/fast"))
         }
-        #expect(await eventually(within: 5) { (ProcessCounts.now()?.threads ?? .max) <= before.threads })
-        let after = try #require(ProcessCounts.now())
+        #expect(await eventually(within: 5) { (ProcessResources.Snapshot.now()?.threads ?? .max) <= before.threads })
+        let after = try #require(ProcessResources.Snapshot.now())
         #expect(after.fileDescriptors <= before.fileDescriptors, "\(before) → \(after)")
         #expect(after.threads <= before.threads, "\(before) → \(after)")
     }

@@ -20,7 +20,7 @@ struct CurlFailureTests {
 
     @Test(arguments: TestTransport.all)
     func aRefusedConnectionIsCannotConnectToHost(_ transport: TestTransport) async throws {
-        let request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(closedPort())/x")))
+        let request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(try closedPort())/x")))
         let error = await urlError { try await transport.make().send(request) }
         #expect(error?.code == .cannotConnectToHost)
     }
@@ -69,7 +69,7 @@ struct CurlFailureTests {
     }
 
     @Test func theErrorNamesTheURLWithoutCredentialsQueryOrFragment() async throws {
-        let port = closedPort()
+        let port = try closedPort()
         let url = try #require(URL(string: "http://user:pa55word@127.0.0.1:\(port)/v1/items?api_key=s3cr3t-key#frag"))
         let error = try #require(await urlError { try await CurlTransport().send(URLRequest(url: url)) })
         let everything = "\(error.userInfo) \(error.localizedDescription) \(error)"

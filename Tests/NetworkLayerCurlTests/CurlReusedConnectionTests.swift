@@ -23,9 +23,9 @@ struct CurlReusedConnectionTests {
         // server waiting for it, and the request would fail at its 10 s timeout, not succeed.
         let (data, response) = try await transport.send(fixtureRequest("/once-per-connection", method: "POST", body: body))
         #expect(response.statusCode == 200)
-        let echo = try json(data)
+        let echo = try jsonObject(data)
         #expect(echo["size"] as? Int == body.count)
-        #expect(echo["sha256"] as? String == (try sha256Hex(body)))
+        #expect(echo["sha256"] as? String == (try sha256(of: body)))
     }
 
     @Test func anUploadFromAFileIsSentAgainWholeWithProgressThatNeverGoesBack() async throws {
@@ -40,10 +40,10 @@ struct CurlReusedConnectionTests {
         let progress = ProgressLog()
         let (data, _) = try await transport.upload(
             fixtureRequest("/once-per-connection", method: "PUT"), body: .file(file), progress: progress.handler)
-        let echo = try json(data)
+        let echo = try jsonObject(data)
         #expect(echo["size"] as? Int == body.count)
         #expect(echo["method"] as? String == "PUT")
-        #expect(echo["sha256"] as? String == (try sha256Hex(body)))
+        #expect(echo["sha256"] as? String == (try sha256(of: body)))
         let sent = progress.all.map(\.completed)
         #expect(sent == sent.sorted())
         #expect(sent.last == Int64(body.count))
@@ -54,7 +54,7 @@ struct CurlReusedConnectionTests {
         for index in 0..<20 {
             let body = Data("request \(index)".utf8)
             let (data, _) = try await transport.send(fixtureRequest("/once-per-connection", method: "POST", body: body))
-            #expect(try json(data)["size"] as? Int == body.count)
+            #expect(try jsonObject(data)["size"] as? Int == body.count)
         }
     }
 }

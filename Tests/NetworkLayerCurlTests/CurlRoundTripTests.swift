@@ -20,7 +20,7 @@ struct CurlRoundTripTests {
         var request = httpbinRequest("/anything", method: method, body: body)
         request.setValue("text/plain", forHTTPHeaderField: "Content-Type")
         let (data, response) = try await CurlTransport().send(request)
-        let echo = try json(data)
+        let echo = try jsonObject(data)
         #expect(response.statusCode == 200)
         #expect(echo["method"] as? String == method)
         #expect(echo["data"] as? String == "name=value&x=1")
@@ -30,7 +30,7 @@ struct CurlRoundTripTests {
     func aMethodWithoutABodySendsItsMethodAndNoBody(_ method: String) async throws {
         let (data, response) = try await CurlTransport().send(httpbinRequest("/anything", method: method))
         #expect(response.statusCode == 200)
-        let echo = try json(data)
+        let echo = try jsonObject(data)
         #expect(echo["method"] as? String == method)
         #expect(echo["data"] as? String == "")
     }
@@ -38,7 +38,7 @@ struct CurlRoundTripTests {
     @Test(.needsFixtureServer, arguments: ["OPTIONS", "PROPFIND", "QUERY"])
     func anyOtherMethodIsSentAsItIs(_ method: String) async throws {
         let (data, _) = try await CurlTransport().send(fixtureRequest("/sequence/method-\(UUID().uuidString)", method: method))
-        #expect(try json(data)["method"] as? String == method)
+        #expect(try jsonObject(data)["method"] as? String == method)
     }
 
     @Test(.needsHTTPBin)
@@ -55,7 +55,7 @@ struct CurlRoundTripTests {
         request.setValue("Bearer t0k", forHTTPHeaderField: "Authorization")
         request.setValue("yes", forHTTPHeaderField: "X-Custom")
         let (data, _) = try await CurlTransport().send(request)
-        let headers = try #require(try json(data)["headers"] as? [String: String])
+        let headers = try #require(try jsonObject(data)["headers"] as? [String: String])
         // A 2 MB POST: libcurl would add "Expect: 100-continue", a form Content-Type and Accept.
         #expect(Set(headers.keys) == ["Host", "Authorization", "X-Custom", "Content-Length"])
         #expect(headers["Content-Length"] == "2000000")
@@ -67,7 +67,7 @@ struct CurlRoundTripTests {
     @Test(.needsHTTPBin, arguments: TestTransport.all)
     func theHeadersATransportAddsToAPlainGET(_ transport: TestTransport) async throws {
         let (data, _) = try await transport.make().send(httpbinRequest("/headers"))
-        let headers = try #require(try json(data)["headers"] as? [String: String])
+        let headers = try #require(try jsonObject(data)["headers"] as? [String: String])
         switch transport {
         case .curl: #expect(Set(headers.keys) == ["Host"])
         case .urlSession:
@@ -80,7 +80,7 @@ struct CurlRoundTripTests {
         let base = try #require(TestServers.httpbin)
         let url = try #require(URL(string: "http://user:secret@\(base.host ?? ""):\(base.port ?? 80)/headers"))
         let (data, _) = try await CurlTransport().send(URLRequest(url: url))
-        let headers = try #require(try json(data)["headers"] as? [String: String])
+        let headers = try #require(try jsonObject(data)["headers"] as? [String: String])
         #expect(headers["Authorization"] == nil)
     }
 
@@ -128,7 +128,7 @@ struct CurlRoundTripTests {
     func aBasicAuthChallengeComesBackWithItsBody() async throws {
         let (data, response) = try await CurlTransport().send(fixtureRequest("/basic-auth"))
         #expect(response.statusCode == 401)
-        #expect(try json(data)["error"] as? String == "auth required")
+        #expect(try jsonObject(data)["error"] as? String == "auth required")
     }
 
     @Test(.needsFixtureServer)

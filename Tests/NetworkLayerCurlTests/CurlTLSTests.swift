@@ -69,7 +69,7 @@ struct CurlTLSTests {
         let transport = CurlTransport(configuration: try trusting())
         let body = Data(count: 500_000)
         let (data, _) = try await transport.upload(try request("/upload").withMethod("POST"), body: .data(body), progress: { _, _ in })
-        #expect(try json(data)["size"] as? Int == body.count)
+        #expect(try jsonObject(data)["size"] as? Int == body.count)
     }
 }
 

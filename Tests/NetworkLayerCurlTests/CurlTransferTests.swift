@@ -16,7 +16,7 @@ struct CurlTransferTests {
     /// The SHA-256 the fixture server gives for its `/bytes/n?seed=s` stream.
     private func digest(bytes: Int, seed: String) async throws -> String {
         let (data, _) = try await CurlTransport().send(fixtureRequest("/bytes/\(bytes)/sha256?seed=\(seed)"))
-        return try json(data)["sha256"] as? String ?? ""
+        return try jsonObject(data)["sha256"] as? String ?? ""
     }
 
     @Test(arguments: TestTransport.all)
@@ -27,9 +27,9 @@ struct CurlTransferTests {
         let progress = ProgressLog()
         let (data, response) = try await transport.make().upload(request, body: .data(body), progress: progress.handler)
         #expect(response.statusCode == 200)
-        let echo = try json(data)
+        let echo = try jsonObject(data)
         #expect(echo["size"] as? Int == body.count)
-        #expect(echo["sha256"] as? String == (try sha256Hex(body)))
+        #expect(echo["sha256"] as? String == (try sha256(of: body)))
         #expect(echo["content_type"] as? String == "application/octet-stream")
         #expect(progress.last?.completed == Int64(body.count))
     }
@@ -42,9 +42,9 @@ struct CurlTransferTests {
         try body.write(to: file)
         let progress = ProgressLog()
         let (data, _) = try await CurlTransport().upload(fixtureRequest("/upload", method: "PUT"), body: .file(file), progress: progress.handler)
-        let echo = try json(data)
+        let echo = try jsonObject(data)
         #expect(echo["size"] as? Int == body.count)
-        #expect(echo["sha256"] as? String == (try sha256Hex(ofFile: file)))
+        #expect(echo["sha256"] as? String == (try sha256(ofFile: file)))
         #expect(progress.count > 10)
         #expect(progress.all.allSatisfy { $0.total == Int64(body.count) })
         #expect(progress.last?.completed == Int64(body.count))
@@ -69,7 +69,7 @@ struct CurlTransferTests {
             fixtureRequest("/bytes/\(size)?seed=dl"), to: file, progress: progress.handler)
         #expect(response.statusCode == 200)
         #expect(data.isEmpty)
-        #expect(try sha256Hex(ofFile: file) == (try await digest(bytes: size, seed: "dl")))
+        #expect(try sha256(ofFile: file) == (try await digest(bytes: size, seed: "dl")))
         #expect(progress.last?.completed == Int64(size))
         #expect(progress.last?.total == Int64(size))
     }
@@ -88,7 +88,7 @@ struct CurlTransferTests {
         let progress = ProgressLog()
         let (_, response) = try await transport.make().download(request, to: file, progress: progress.handler)
         #expect(response.statusCode == 206)
-        #expect(try sha256Hex(ofFile: file) == (try await digest(bytes: size, seed: "resume")))
+        #expect(try sha256(ofFile: file) == (try await digest(bytes: size, seed: "resume")))
         #expect(progress.last?.completed == Int64(size))
     }
 

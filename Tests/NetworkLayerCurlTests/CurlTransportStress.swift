@@ -35,12 +35,12 @@ struct CurlTransportStress {
         try await Self.runInChildProcess(.noCancellation)
     }
 
-    @Test(.enabled(if: ChildProcess.requestedWorkload == Workload.randomCancellations.rawValue, "runs in a child process only"))
+    @Test(.childWorkload(Workload.randomCancellations.rawValue))
     func childRandomCancellations() async throws {
         try await Self.run(.randomCancellations)
     }
 
-    @Test(.enabled(if: ChildProcess.requestedWorkload == Workload.noCancellation.rawValue, "runs in a child process only"))
+    @Test(.childWorkload(Workload.noCancellation.rawValue))
     func childNoCancellation() async throws {
         try await Self.run(.noCancellation)
     }
@@ -110,7 +110,7 @@ struct CurlTransportStress {
         let warmUp = try await send(plans(warmUpRequests, cancelling: false, using: &generator), server: server, body: uploadBody, router: router)
         #expect(warmUp.succeeded == warmUpRequests, "warm-up: \(warmUp.summary)")
         try await Task.sleep(nanoseconds: 200_000_000)
-        let before = try #require(ProcessCounts.now())
+        let before = try #require(ProcessResources.Snapshot.now())
 
         print("STRESS: \(workload.rawValue), seed \(seed), \(requests) requests")
         let planned = plans(requests, cancelling: workload == .randomCancellations, using: &generator)
@@ -127,7 +127,7 @@ struct CurlTransportStress {
         #expect(tally.uncancelledButFailed == 0, "\(tally.summary)")
 
         try await Task.sleep(nanoseconds: 1_000_000_000)
-        let after = try #require(ProcessCounts.now())
+        let after = try #require(ProcessResources.Snapshot.now())
         withExtendedLifetime(router) {}
         print(String(format: "STRESS: %d requests, %d in flight, in %.2f s (%.0f req/s)", requests, inFlight, duration, Double(requests) / duration))
         print("STRESS: \(tally.summary)")

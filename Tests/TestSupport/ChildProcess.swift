@@ -12,7 +12,7 @@ import Glibc
 /// parent runs in parallel.
 public enum ChildProcess {
     /// Set in the child's environment to the name of the workload it should run.
-    public static let variable = "NETWORKLAYER_RELIABILITY_CHILD"
+    public static let variable = "NETWORKLAYER_CHILD_WORKLOAD"
 
     /// The workload this process was started for, if it is such a child.
     public static var requestedWorkload: String? { ProcessInfo.processInfo.environment[variable] }
@@ -26,8 +26,9 @@ public enum ChildProcess {
 
         public var lines: [String] { output.components(separatedBy: "\n") }
 
-        /// The line Swift or Foundation printed when it trapped ("…: Fatal error: …").
-        public var fatalError: String? { lines.first { $0.contains("Fatal error") } }
+        /// The line Swift or Foundation printed when it trapped ("…: Fatal error: …"), or the
+        /// one a sanitizer printed when it stopped the child.
+        public var fatalError: String? { lines.first { $0.contains("Fatal error") || $0.contains("Sanitizer") } }
     }
 
     /// Runs the Swift Testing tests matching `filter` in a child process with `workload` requested,

@@ -4,9 +4,9 @@ import Glibc
 #endif
 
 /// What this test process holds right now, read from Linux's `/proc/self`, so that a test can
-/// compare before and after a run and catch leaked sockets or memory.
+/// compare before and after a run and catch leaked sockets, threads or memory.
 ///
-/// Both readings return `nil` where `/proc` does not exist (macOS): the tests that need them
+/// The readings return `nil` where `/proc` does not exist (macOS): the tests that need them
 /// then report why they cannot measure instead of passing without having measured.
 public enum ProcessResources {
     /// The number of open file descriptors: sockets, pipes, files, eventfds.
@@ -14,6 +14,14 @@ public enum ProcessResources {
         // Listing the directory opens one descriptor of its own, which shows up in the listing;
         // it is there in every reading, so comparisons between readings are unaffected.
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else {
+            return nil
+        }
+        return entries.count
+    }
+
+    /// The number of threads (the entries of `/proc/self/task`).
+    public static func threads() -> Int? {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else {
             return nil
         }
         return entries.count
@@ -33,22 +41,24 @@ public enum ProcessResources {
         return nil
     }
 
-    /// Both readings at once, for a before/after comparison.
+    /// All three readings at once, for a before/after comparison.
     public struct Snapshot: CustomStringConvertible {
         public let fileDescriptors: Int
+        public let threads: Int
         public let residentBytes: Int
 
         public static func now() -> Snapshot? {
             guard let fileDescriptors = ProcessResources.openFileDescriptors(),
+                let threads = ProcessResources.threads(),
                 let residentBytes = ProcessResources.residentBytes()
             else { return nil }
-            return Snapshot(fileDescriptors: fileDescriptors, residentBytes: residentBytes)
+            return Snapshot(fileDescriptors: fileDescriptors, threads: threads, residentBytes: residentBytes)
         }
 
         public var residentMiB: Double { Double(residentBytes) / 1_048_576 }
 
         public var description: String {
-            "\(fileDescriptors) fds, RSS \(String(format: "%.1f", residentMiB)) MiB"
+            "\(fileDescriptors) fds, \(threads) threads, RSS \(String(format: "%.1f", residentMiB)) MiB"
         }
     }
 }

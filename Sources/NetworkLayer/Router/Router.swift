@@ -25,7 +25,8 @@ import FoundationNetworking
 /// One request travels one way, top to bottom in this file: it is **built** from the endpoint
 /// (``RequestBuilder``), sent through a **chain** of stages (a plugin's replay, the
 /// ``RetryPolicy``, the plugins' `prepare`, the download's placement, the endpoint's
-/// ``EndPointType/acceptableStatusCodes``, redirects, and the ``HTTPTransport`` or a stub at the
+/// ``EndPointType/acceptableStatusCodes``, the ``HTTPCache``, the sharing of identical requests
+/// in flight (``deduplicatesRequests``), redirects, and the ``HTTPTransport`` or a stub at the
 /// end), and its outcome is **delivered** exactly once, after the plugins have seen and
 /// processed it. The router enforces each endpoint's ``EndPointType/timeout`` itself, retries
 /// included.

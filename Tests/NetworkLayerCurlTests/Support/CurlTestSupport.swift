@@ -6,17 +6,8 @@ import TestSupport
 import FoundationNetworking
 #endif
 
+// `.needsFixtureServer` and `.needsHTTPBin` come from TestSupport.
 extension Trait where Self == ConditionTrait {
-    /// Runs the test only when Scripts/test has started the fixture server.
-    static var needsFixtureServer: Self {
-        .enabled(if: TestServers.fixture != nil, Comment(rawValue: TestServers.skipReason))
-    }
-
-    /// Runs the test only when Scripts/test has started httpbin.
-    static var needsHTTPBin: Self {
-        .enabled(if: TestServers.httpbin != nil, Comment(rawValue: TestServers.skipReason))
-    }
-
     /// Runs the test only when Scripts/test has started the https fixture server.
     static var needsTLSFixture: Self {
         .enabled(if: TLSFixture.url != nil, Comment(rawValue: TestServers.skipReason))
@@ -54,23 +45,6 @@ private func request(_ base: URL?, _ path: String, method: String, body: Data?, 
     return request
 }
 
-/// A port on 127.0.0.1 where nothing listens (bound, then released at once).
-func closedPort() -> Int {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(socket) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
-    }
-    _ = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
-    }
-    return Int(UInt16(bigEndian: address.sin_port))
-}
-
 /// The `URLError` that `body` throws, or an issue recorded when it throws none or another error.
 func urlError(
     sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> some Any
@@ -103,37 +77,4 @@ final class ProgressLog: @unchecked Sendable {
     var all: [(completed: Int64, total: Int64?)] { lock.withLock { events.map { ($0.0, $0.1) } } }
     var count: Int { lock.withLock { events.count } }
     var last: (completed: Int64, total: Int64?)? { all.last }
-}
-
-/// The SHA-256 of `data` as hex, by coreutils' `sha256sum`.
-func sha256Hex(_ data: Data) throws -> String {
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("curl-digest-\(UUID().uuidString)")
-    try data.write(to: file)
-    defer { try? FileManager.default.removeItem(at: file) }
-    return try sha256Hex(ofFile: file)
-}
-
-/// The SHA-256 of a file as hex, by coreutils' `sha256sum`.
-func sha256Hex(ofFile url: URL) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-    process.arguments = [url.path]
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
-}
-
-/// A fresh folder for one test's files.
-func scratchFolder() throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nl-curl-test-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    return folder
-}
-
-/// The JSON object in `data`.
-func json(_ data: Data) throws -> [String: Any] {
-    try jsonObject(data)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import NetworkLayer
 
 /// Many tasks storing, reading and invalidating at once, in memory and on disk, with capacities

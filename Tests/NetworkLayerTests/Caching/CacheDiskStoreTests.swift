@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import NetworkLayer
 
 /// The disk store: persistence across processes, byte limit and LRU eviction, and files that

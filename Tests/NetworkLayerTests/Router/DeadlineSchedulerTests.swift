@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import NetworkLayer
 
 /// One timer and a heap of deadlines for every request.

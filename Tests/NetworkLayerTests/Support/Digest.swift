@@ -4,26 +4,7 @@ import TestSupport
 import FoundationNetworking
 #endif
 
-/// The SHA-256 of a file, by coreutils' `sha256sum` (Foundation has no SHA-256 on Linux).
-func sha256(ofFile url: URL) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-    process.arguments = [url.path]
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
-}
-
-/// The SHA-256 of `data`, through a temporary file.
-func sha256(of data: Data) throws -> String {
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("digest-\(UUID().uuidString)")
-    try data.write(to: file)
-    defer { try? FileManager.default.removeItem(at: file) }
-    return try sha256(ofFile: file)
-}
+// sha256(of:), sha256(ofFile:) and scratchFolder() come from TestSupport.
 
 /// What the fixture server says the SHA-256 of its `/bytes/n?seed=s` stream is.
 func fixtureDigest(bytes: Int, seed: String) async throws -> String {
@@ -32,13 +13,6 @@ func fixtureDigest(bytes: Int, seed: String) async throws -> String {
     else { throw URLError(.badURL) }
     let (data, _) = try await URLSession.shared.data(from: url)
     return try jsonObject(data)["sha256"] as? String ?? ""
-}
-
-/// A fresh folder for one test's files.
-func scratchFolder() throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nl-test-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    return folder
 }
 
 /// The package's temporary files now in the temporary directory.

@@ -52,13 +52,3 @@ extension Result where Failure == NetworkError {
         return false
     }
 }
-
-/// Waits until `condition` holds or `seconds` pass; returns whether it held.
-func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(nanoseconds: 5_000_000)
-    }
-    return condition()
-}
