@@ -91,8 +91,16 @@ func interleaved(
         aContextSwitches: Double(switches.a) / requests, bContextSwitches: Double(switches.b) / requests)
 }
 
-/// Sends `total` requests with at most `width` in flight.
+/// Sends `total` requests with at most `width` in flight. One at a time, they are sent in turn
+/// by the calling task, as a caller awaiting one request after another does: a child task per
+/// request would add a wake-up of another thread whose frequency depends on how long the
+/// measured work takes (measured: 0.35 context switches per 6 µs decode, 0.93 per 19 µs stubbed
+/// request), which is the harness's cost, not the work's.
 func inFlight(_ total: Int, width: Int, _ send: @escaping @Sendable () async throws -> Void) async throws {
+    if width == 1 {
+        for _ in 0..<total { try await send() }
+        return
+    }
     try await withThrowingTaskGroup(of: Void.self) { group in
         var started = 0
         while started < min(width, total) {
