@@ -22,7 +22,7 @@ import FoundationNetworking
 /// let page = try await router.request(.popular(page: 1), as: MoviePage.self)
 /// ```
 ///
-/// One request travels one way, top to bottom in this file: it is **built** from the endpoint
+/// One request travels one way, as `start` in Router.swift reads: it is **built** from the endpoint
 /// (``RequestBuilder``), sent through a **chain** of stages (a plugin's replay, the
 /// ``RetryPolicy``, the plugins' `prepare`, the download's placement, the endpoint's
 /// ``EndPointType/acceptableStatusCodes``, the ``HTTPCache``, the sharing of identical requests
@@ -81,7 +81,7 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     let scheduler: DeadlineScheduler
     /// Whether `EndPoint` wraps other endpoints (``MultiTarget``), whose plugins are given the
     /// one inside; decided once, not per request.
-    private let unwrapsTargets: Bool
+    let unwrapsTargets: Bool
     let inFlight = InFlightRequests()
 
     /// Creates a router.
@@ -208,54 +208,9 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         return handle
     }
 
-    /// The endpoint, changed by the router's ``mapping``, as a request with its payload, ready
-    /// for the chain.
-    ///
-    /// - Parameter timeout: The deadline retries must fit in: the endpoint's, unless a stream
-    ///   gives its own.
-    func build(
-        _ route: EndPoint, context: RequestContext, handle: RequestHandle, progress: ProgressReporter?,
-        metrics: MetricsRecorder, timeout: TimeInterval? = nil
-    ) throws(NetworkError) -> Exchange {
-        let parts = Parts(context: context, handle: handle, progress: progress, metrics: metrics, timeout: timeout)
-        guard let map = mapping.map else {
-            return try build(route, stubbing: route, parts: parts)
-        }
-        let mapped = map(route)
-        return try build(mapped, stubbing: route, addingURLParameters: mapped.additionalURLParameters, parts: parts)
-    }
-
-    /// What ``build(_:context:handle:progress:metrics:timeout:)`` is given besides the endpoint.
-    private struct Parts {
-        let context: RequestContext
-        let handle: RequestHandle
-        let progress: ProgressReporter?
-        let metrics: MetricsRecorder
-        let timeout: TimeInterval?
-    }
-
-    /// Builds `endpoint`, which is `route` itself or its mapping; whether to stub is decided for
-    /// `route`, the endpoint the caller named.
-    private func build(
-        _ endpoint: some EndPointType, stubbing route: EndPoint, addingURLParameters: Parameters = [:], parts: Parts
-    ) throws(NetworkError) -> Exchange {
-        do {
-            let (request, body) = try RequestBuilder.makeRequestAndBody(for: endpoint, addingURLParameters: addingURLParameters)
-            var exchange = Exchange(
-                request: request, payload: try Payload(body), context: parts.context,
-                transport: transport(for: route, answering: endpoint.sampleResponse),
-                acceptableStatusCodes: endpoint.acceptableStatusCodes, progress: parts.progress, handle: parts.handle,
-                timeout: parts.timeout ?? endpoint.timeout, metrics: parts.metrics)
-            exchange.cachePolicy = endpoint.isCacheable ? HTTPCache.Policy(endpoint.cachePolicy) : .bypass
-            return exchange
-        } catch {
-            throw NetworkError(error, redaction: redaction)
-        }
-    }
-
     /// Sends `exchange` through the chain, in a task; or, when the chain is plain and the body
     /// in memory, straight to a callback transport without one.
-    private func send(_ exchange: Exchange) {
+    func send(_ exchange: Exchange) {
         if chain.isPlain, case .inRequest = exchange.payload, exchange.streamedBody == nil,
             let transport = exchange.transport as? any CallbackTransport
         {
@@ -265,46 +220,5 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         let chain = self.chain
         let task = Task.startingNow { exchange.handle.finish(await chain.run(exchange)) }
         exchange.handle.attach { task.cancel() }
-    }
-
-    /// The plain chain without a task: the transport's callback validates, follows a redirect
-    /// (through ``send(_:)`` again) and finishes, with the stages' own rules.
-    private func sendDirectly(_ exchange: Exchange, through transport: any CallbackTransport) {
-        let redirects = self.redirects
-        // The router is kept until its requests finish, as on the chain's path.
-        exchange.metrics.didSend(bodyBytes: Int64(exchange.request.httpBody?.count ?? 0))
-        let stop = transport.start(exchange.request) { [self] result in
-            do {
-                let (data, httpResponse) = try result.mapError { TransportStage.failure($0, redaction: exchange.context.redaction) }.get()
-                exchange.metrics.didReceiveFirstByte()
-                exchange.metrics.didReceive(bodyBytes: Int64(data.count))
-                let response = Response(request: exchange.request, httpResponse: httpResponse, data: data)
-                if let redirected = try RedirectStage.follow(response, from: exchange, policy: redirects) {
-                    send(redirected)
-                    return
-                }
-                exchange.handle.finish(.success(try ValidationStage.validate(response, acceptable: exchange.acceptableStatusCodes)))
-            } catch let error as NetworkError {
-                exchange.handle.finish(.failure(error))
-            } catch {
-                exchange.handle.finish(.failure(NetworkError(error, redaction: exchange.context.redaction)))
-            }
-        }
-        exchange.handle.attach(stop)
-    }
-
-    /// The endpoint plugins are given for `route`: the one inside a ``MultiTarget``.
-    func target(of route: EndPoint) -> any EndPointType {
-        unwrapsTargets ? RequestContext.unwrapped(route) : route
-    }
-
-    /// The real transport, or a stub answering with `sample`, as ``stubBehavior`` decides for
-    /// `route`.
-    func transport(for route: EndPoint, answering sample: @autoclosure () -> StubResponse) -> any HTTPTransport {
-        switch stubBehavior(route) {
-        case .never: return transport
-        case .immediate: return StubTransport(sample())
-        case .delayed(let seconds): return StubTransport(sample(), delay: seconds)
-        }
     }
 }
