@@ -15,6 +15,8 @@ struct Exchange: Sendable {
     /// The transport that sends it: the router's, or a stub answering from the endpoint's
     /// sample response.
     let transport: any HTTPTransport
+    /// ``transport`` as a ``CallbackTransport``, when it is one.
+    var callbackTransport: (any CallbackTransport)?
     /// The endpoint's ``EndPointType/acceptableStatusCodes``.
     let acceptableStatusCodes: Set<Int>
     /// Receives upload and download progress, when the caller asked for it.

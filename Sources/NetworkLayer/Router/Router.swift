@@ -79,6 +79,8 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     /// The transfers shared by identical requests, when ``deduplicatesRequests``.
     let sharedTransfers: SharedTransfers?
     let scheduler: DeadlineScheduler
+    /// ``transport`` when it can start a request without a task, cast once.
+    let callbackTransport: (any CallbackTransport)?
     /// Whether `EndPoint` wraps other endpoints (``MultiTarget``), whose plugins are given the
     /// one inside; decided once, not per request.
     let unwrapsTargets: Bool
@@ -128,6 +130,7 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         scheduler: DeadlineScheduler
     ) {
         self.transport = transport
+        self.callbackTransport = transport as? any CallbackTransport
         self.callbackQueue = callbackQueue
         self.plugins = plugins
         self.retryPolicy = retryPolicy
@@ -212,7 +215,7 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     /// in memory, straight to a callback transport without one.
     func send(_ exchange: Exchange) {
         if chain.isPlain, case .inRequest = exchange.payload, exchange.streamedBody == nil,
-            let transport = exchange.transport as? any CallbackTransport
+            let transport = exchange.callbackTransport
         {
             sendDirectly(exchange, through: transport)
             return
