@@ -24,7 +24,8 @@ enum BodyFraming {
                 userInfo: [NSLocalizedDescriptionKey: "The server sent an invalid Content-Length (\"\(shown)\"): not a decimal number of bytes."])
         }
         let status = response.statusCode
-        guard method?.uppercased() != "HEAD", status >= 200, status != 204, !(300..<400).contains(status) else { return }
+        let isHead = method != "GET" && method?.uppercased() == "HEAD"
+        guard !isHead, status >= 200, status != 204, !(300..<400).contains(status) else { return }
         if let coding = response.value(forHTTPHeaderField: "Content-Encoding"), coding.lowercased() != "identity" { return }
         guard received == declared else {
             throw URLError(
@@ -35,12 +36,23 @@ enum BodyFraming {
 
     /// The length a `Content-Length` value declares, or `nil` when it is not one.
     static func declaredLength(_ field: String) -> Int64? {
+        // Over the UTF-8 bytes: a CharacterSet made per response cost more than the rest of the
+        // check together.
+        func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
         var length: Int64?
-        for item in field.split(separator: ",", omittingEmptySubsequences: false) {
-            let digits = item.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
-            guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-                let value = Int64(digits), length == nil || length == value
-            else { return nil }
+        for item in field.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+            guard let start = item.firstIndex(where: { !isBlank($0) }), let end = item.lastIndex(where: { !isBlank($0) }) else {
+                return nil
+            }
+            var value: Int64 = 0
+            for byte in item[start...end] {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
+                let (sum, overflowAgain) = times10.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+                guard !overflow, !overflowAgain else { return nil }
+                value = sum
+            }
+            guard length == nil || length == value else { return nil }
             length = value
         }
         return length
