@@ -60,17 +60,11 @@ enum ParameterValue {
     }
 
     private init(number: NSNumber) {
-        // objCType is "c" for a boolean NSNumber on Linux and Apple platforms alike.
-        switch String(cString: number.objCType) {
-        case "c", "B":
-            self = .bool(number.boolValue)
-        case "d", "f":
-            let double = number.doubleValue
-            self = .number(double.description, isFinite: double.isFinite)
-        case "Q", "L", "I", "S", "C":
-            self = .number(String(number.uint64Value), isFinite: true)
-        default:
-            self = .number(String(number.int64Value), isFinite: true)
+        switch NumberKind(number) {
+        case .bool(let bool): self = .bool(bool)
+        case .floating(let double): self = .number(double.description, isFinite: double.isFinite)
+        case .unsigned(let unsigned): self = .number(String(unsigned), isFinite: true)
+        case .signed(let signed): self = .number(String(signed), isFinite: true)
         }
     }
 }

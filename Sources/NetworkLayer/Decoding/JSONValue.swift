@@ -231,26 +231,11 @@ extension JSONValue {
     }
 
     private init(number: NSNumber) {
-        // objCType is "c" for a boolean NSNumber on Linux and Apple platforms alike.
-        switch String(cString: number.objCType) {
-        case "c", "B":
-            self = .bool(number.boolValue)
-        case "d", "f":
-            let double = number.doubleValue
-            if let whole = Int64(exactly: double) {
-                self = .integer(whole)
-            } else {
-                self = .double(double)
-            }
-        case "Q", "L", "I", "S", "C":
-            let unsigned = number.uint64Value
-            if let signed = Int64(exactly: unsigned) {
-                self = .integer(signed)
-            } else {
-                self = .double(Double(unsigned))
-            }
-        default:
-            self = .integer(number.int64Value)
+        switch NumberKind(number) {
+        case .bool(let bool): self = .bool(bool)
+        case .floating(let double): self = Int64(exactly: double).map { .integer($0) } ?? .double(double)
+        case .unsigned(let unsigned): self = Int64(exactly: unsigned).map { .integer($0) } ?? .double(Double(unsigned))
+        case .signed(let signed): self = .integer(signed)
         }
     }
 }
