@@ -43,7 +43,7 @@ import asyncio
 import email.utils
 import time
 
-from http_fixture import Response, json_body, json_response
+from http_fixture import Response, etag_matches, json_body, json_response
 
 NOT_FOUND = json_response(404, {"error": "no route"})
 
@@ -85,16 +85,6 @@ def _not_modified(stats: dict, headers) -> Response:
     return Response(304, headers)
 
 
-def _matches(if_none_match: str | None, etag: str) -> bool:
-    # Weak comparison (RFC 9110 13.1.2): W/ prefixes do not matter for If-None-Match.
-    if if_none_match is None:
-        return False
-    if if_none_match.strip() == "*":
-        return True
-    strip = lambda tag: tag.strip().removeprefix("W/")
-    return any(strip(tag) == strip(etag) for tag in if_none_match.split(","))
-
-
 def _modified_since(value: str | None) -> bool:
     """True unless If-Modified-Since names a time at or after LAST_MODIFIED."""
     if value is None:
@@ -130,7 +120,7 @@ async def route(req):
         return _full(req, stats, key, (("Cache-Control", "no-store"),))
     if kind == "no-cache":
         headers = (("Cache-Control", "no-cache"), ("ETag", '"fixed"'))
-        if _matches(req.headers.get("if-none-match"), '"fixed"'):
+        if etag_matches(req.headers.get("if-none-match"), '"fixed"'):
             return _not_modified(stats, headers)
         return _full(req, stats, key, headers)
     if kind == "etag":
@@ -140,7 +130,7 @@ async def route(req):
         version = VERSIONS.get(key, 1)
         etag = f'"v{version}"'
         headers = (("Cache-Control", f"max-age={_seconds(query, 'max_age', 0)}"), ("ETag", etag))
-        if _matches(req.headers.get("if-none-match"), etag):
+        if etag_matches(req.headers.get("if-none-match"), etag):
             return _not_modified(stats, headers)
         return _full(req, stats, key, headers, version)
     if kind == "last-modified":

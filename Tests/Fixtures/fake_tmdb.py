@@ -58,20 +58,10 @@ def cacheable(obj) -> Response:
     return json_response(200, obj, (CACHE_CONTROL,))
 
 
-def etag_matches(if_none_match: str | None, etag: str) -> bool:
-    # Weak comparison (RFC 9110 13.1.2): W/ prefixes do not matter for If-None-Match.
-    if if_none_match is None:
-        return False
-    if if_none_match.strip() == "*":
-        return True
-    strip = lambda tag: tag.strip().removeprefix("W/")
-    return any(strip(tag) == strip(etag) for tag in if_none_match.split(","))
-
-
 def validated(req, etag: str, obj) -> Response:
     """A cacheable 200 with `etag`, or a 304 without a body when the client has it already."""
     headers = (CACHE_CONTROL, ("ETag", etag))
-    if etag_matches(req.headers.get("if-none-match"), etag):
+    if http_fixture.etag_matches(req.headers.get("if-none-match"), etag):
         return Response(304, headers)
     return json_response(200, obj, headers)
 

@@ -316,6 +316,17 @@ def json_body(obj) -> bytes:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
+def etag_matches(if_none_match: str | None, etag: str) -> bool:
+    """Whether If-None-Match names `etag` (or is `*`), by weak comparison (RFC 9110 13.1.2):
+    W/ prefixes do not matter for If-None-Match."""
+    if if_none_match is None:
+        return False
+    if if_none_match.strip() == "*":
+        return True
+    strip = lambda tag: tag.strip().removeprefix("W/")
+    return any(strip(tag) == strip(etag) for tag in if_none_match.split(","))
+
+
 def json_response(status: int, obj, headers=(), content_type="application/json") -> Response:
     return Response(status, (("Content-Type", content_type), *headers), json_body(obj))
 
