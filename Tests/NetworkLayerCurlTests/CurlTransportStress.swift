@@ -47,21 +47,8 @@ struct CurlTransportStress {
 
     static func runInChildProcess(_ workload: Workload) async throws {
         let name = workload == .randomCancellations ? "childRandomCancellations" : "childNoCancellation"
-        let child = try await ChildProcess.run(workload: workload.rawValue, filter: "CurlTransportStress/\(name)", timeout: childTimeout)
-        let lines = child.lines.map { $0.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression) }
-        let report = lines.filter { $0.hasPrefix("STRESS") }
-        for line in report { print(line) }
-        if child.timedOut {
-            Issue.record("the \(workload.rawValue) workload did not finish within \(childTimeout) s: a hang")
-            return
-        }
-        if child.crashed {
-            Issue.record("the child crashed (signal \(child.status)) in \(workload.rawValue): \(child.fatalError ?? "no message")")
-            return
-        }
-        let issues = lines.filter { $0.contains("recorded an issue") || $0.hasPrefix("↳") || $0.contains("Sanitizer") }
-        #expect(child.status == 0, "the workload failed:\n\(issues.prefix(20).joined(separator: "\n"))\n\(child.output.suffix(3_000))")
-        #expect(report.contains { $0.hasPrefix("STRESS: fds") }, "no measurements from the child:\n\(child.output.suffix(2_000))")
+        try await ChildProcess.expectCleanRun(
+            workload: workload.rawValue, filter: "CurlTransportStress/\(name)", timeout: childTimeout, proof: "STRESS: fds")
     }
 
     // MARK: The workload, in the child

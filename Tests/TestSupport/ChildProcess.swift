@@ -98,8 +98,11 @@ extension ChildProcess {
                 sourceLocation: sourceLocation)
             return
         }
-        let issues = lines.filter { $0.contains("recorded an issue") || $0.hasPrefix("↳") }
-        #expect(child.status == 0, "the workload failed:\n\(issues.prefix(20).joined(separator: "\n"))", sourceLocation: sourceLocation)
+        // A sanitizer's report ends the child with a failure status; its lines say why.
+        let issues = lines.filter { $0.contains("recorded an issue") || $0.hasPrefix("↳") || $0.contains("Sanitizer") }
+        #expect(
+            child.status == 0, "the workload failed:\n\(issues.prefix(20).joined(separator: "\n"))\n\(child.output.suffix(3_000))",
+            sourceLocation: sourceLocation)
         #expect(!report.isEmpty, "no \(proof) line from the child:\n\(child.output.suffix(2_000))", sourceLocation: sourceLocation)
     }
 }
