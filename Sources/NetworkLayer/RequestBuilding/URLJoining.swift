@@ -10,70 +10,91 @@ enum URLJoining {
     /// `base` joined with `path`, with `query` (already percent-encoded, without `?`) appended
     /// after any query of the base and of the path.
     ///
-    /// Built as one string and parsed once: `URLComponents` parses and re-serialises the URL,
-    /// which cost more than everything else the router does for a request.
+    /// Built as one byte string and parsed once: `URLComponents` parses and re-serialises the
+    /// URL, and `URL`'s own `scheme` and `host` parse again, which together cost more than
+    /// everything else the router does for a request.
     static func url(base: URL, path: String, query extraQuery: String? = nil) throws(RequestBuildingError) -> URL {
-        // Schemes are case-insensitive (RFC 3986 §3.1), but FoundationNetworking fails
-        // "HTTP://" with -1002, and sends "ftp://" off to wait for the deadline.
-        guard let scheme = base.scheme?.lowercased(), scheme == "http" || scheme == "https", base.host != nil else {
-            throw .invalidURL(base.absoluteString)
-        }
-        // Bytes, not Characters: String's grapheme-aware search cost more than the URL parse.
+        var baseText = base.absoluteString
         let path = Array(path.utf8)
         if path.contains(UInt8(ascii: "#")) {
             throw .invalidPath(String(decoding: path, as: UTF8.self), reason: "a \"#\" fragment is never sent to the server")
         }
-
-        // The base as written: scheme (lower-cased), authority and path; then its query and fragment.
-        var text = Array(base.absoluteString.utf8)
-        var fragment: ArraySlice<UInt8> = []
-        if let hash = text.firstIndex(of: UInt8(ascii: "#")) {
-            fragment = text[hash...]
-            text.removeSubrange(hash...)
-        }
-        var queries: [ArraySlice<UInt8>] = []
-        if let mark = text.firstIndex(of: UInt8(ascii: "?")) {
-            if mark + 1 < text.count { queries.append(text[(mark + 1)...]) }
-            text.removeSubrange(mark...)
-        }
-        if let colon = text.firstIndex(of: UInt8(ascii: ":")) {
-            text.replaceSubrange(..<colon, with: scheme.utf8)
-        }
-
-        var pathPart = path[...]
-        if let questionMark = path.firstIndex(of: UInt8(ascii: "?")) {
-            pathPart = path[..<questionMark]
-            let pathQuery = path[(questionMark + 1)...]
-            if !pathQuery.isEmpty { queries.append(escape(pathQuery, keeping: isQueryCharacter)[...]) }
-        }
-        if let extraQuery, !extraQuery.isEmpty { queries.append(Array(extraQuery.utf8)[...]) }
-
-        if !pathPart.isEmpty {
-            if text.last == UInt8(ascii: "/") { text.removeLast() }
-            var relative = escape(pathPart, keeping: isPathCharacter)[...]
-            if relative.first == UInt8(ascii: "/") { relative = relative.dropFirst() }
-            text.append(UInt8(ascii: "/"))
-            text.append(contentsOf: relative)
-        }
-        for (index, query) in queries.enumerated() {
-            text.append(index == 0 ? UInt8(ascii: "?") : UInt8(ascii: "&"))
-            text.append(contentsOf: query)
-        }
-        text.append(contentsOf: fragment)
-
-        guard let url = URL(string: String(decoding: text, as: UTF8.self)) else {
-            throw .invalidURL(base.absoluteString + "/" + String(decoding: path, as: UTF8.self))
+        let joined = baseText.withUTF8 { base in join(base, path[...], extraQuery: extraQuery) }
+        guard let joined, let url = URL(string: String(decoding: joined, as: UTF8.self)) else {
+            throw .invalidURL(base.absoluteString + (joined == nil ? "" : "/" + String(decoding: path, as: UTF8.self)))
         }
         return url
     }
 
+    /// The joined URL's bytes, or `nil` when `base` is not an absolute `http` or `https` URL
+    /// with a host.
+    private static func join(_ base: UnsafeBufferPointer<UInt8>, _ path: ArraySlice<UInt8>, extraQuery: String?) -> [UInt8]? {
+        // Schemes are case-insensitive (RFC 3986 §3.1), but FoundationNetworking fails
+        // "HTTP://" with -1002, and sends "ftp://" off to wait for the deadline.
+        guard let colon = base.firstIndex(of: UInt8(ascii: ":")), let scheme = httpScheme(base[..<colon]) else { return nil }
+        // An authority that is not empty, as `URL.host` requires: "http:///x" has none.
+        let authority = colon + 3
+        guard authority < base.count, base[colon + 1] == UInt8(ascii: "/"), base[colon + 2] == UInt8(ascii: "/"),
+            !isDelimiter(base[authority])
+        else { return nil }
+
+        // The base as written: scheme (lower-cased), authority and path; then its query and fragment.
+        let fragmentStart = base[authority...].firstIndex(of: UInt8(ascii: "#")) ?? base.count
+        let queryStart = base[authority..<fragmentStart].firstIndex(of: UInt8(ascii: "?")) ?? fragmentStart
+        var pathPart = path
+        var pathQuery: ArraySlice<UInt8> = []
+        if let questionMark = path.firstIndex(of: UInt8(ascii: "?")) {
+            pathPart = path[..<questionMark]
+            pathQuery = path[(questionMark + 1)...]
+        }
+
+        var text: [UInt8] = []
+        text.reserveCapacity(base.count + 3 * path.count + (extraQuery?.utf8.count ?? 0) + 2)
+        text.append(contentsOf: scheme.utf8)
+        text.append(contentsOf: base[colon..<queryStart])
+        if !pathPart.isEmpty {
+            if text.last == UInt8(ascii: "/") { text.removeLast() }
+            text.append(UInt8(ascii: "/"))
+            let relative = pathPart.first == UInt8(ascii: "/") ? pathPart.dropFirst() : pathPart
+            escape(relative, into: &text, keeping: isPathCharacter)
+        }
+        var separator = UInt8(ascii: "?")
+        if queryStart + 1 < fragmentStart {
+            text.append(separator)
+            text.append(contentsOf: base[(queryStart + 1)..<fragmentStart])
+            separator = UInt8(ascii: "&")
+        }
+        if !pathQuery.isEmpty {
+            text.append(separator)
+            escape(pathQuery, into: &text, keeping: isQueryCharacter)
+            separator = UInt8(ascii: "&")
+        }
+        if let extraQuery, !extraQuery.isEmpty {
+            text.append(separator)
+            text.append(contentsOf: extraQuery.utf8)
+        }
+        text.append(contentsOf: base[fragmentStart...])
+        return text
+    }
+
+    /// `"http"` or `"https"` when `scheme` is one of them in any case.
+    private static func httpScheme(_ scheme: Slice<UnsafeBufferPointer<UInt8>>) -> String? {
+        // `| 0x20` lower-cases ASCII letters, and maps no other byte onto h, t, p or s.
+        guard scheme.count == 4 || scheme.count == 5, zip(scheme, "https".utf8).allSatisfy({ $0 | 0x20 == $1 }) else {
+            return nil
+        }
+        return scheme.count == 4 ? "http" : "https"
+    }
+
+    private static func isDelimiter(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
+    }
+
     private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
-    /// Percent-encodes every byte `keeping` rejects; a `%` followed by two hex digits is kept as
-    /// an escape, any other `%` becomes `%25`.
-    private static func escape(_ bytes: ArraySlice<UInt8>, keeping isAllowed: (UInt8) -> Bool) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
+    /// Appends `bytes` to `output`, percent-encoding every byte `keeping` rejects; a `%`
+    /// followed by two hex digits is kept as an escape, any other `%` becomes `%25`.
+    private static func escape(_ bytes: ArraySlice<UInt8>, into output: inout [UInt8], keeping isAllowed: (UInt8) -> Bool) {
         var index = bytes.startIndex
         while index < bytes.endIndex {
             let byte = bytes[index]
@@ -90,7 +111,6 @@ enum URLJoining {
             }
             index += 1
         }
-        return output
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {

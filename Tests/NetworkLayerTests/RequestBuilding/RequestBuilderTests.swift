@@ -79,6 +79,26 @@ struct RequestBuilderTests {
         #expect(buildError(endpoint) == .invalidURL("api.example.com/3"))
     }
 
+    /// The base is read from its bytes, not through `URL.host`: these are the cases where the
+    /// two could part.
+    @Test(arguments: ["http:///x", "http:x", "https:/x", "httpx://h.example", "htt://h.example", "http://?q", "http://#f"])
+    func aBaseWithoutAnAuthorityIsRejected(base: String) throws {
+        let endpoint = TestEndpoint(baseURL: try #require(URL(string: base)), path: "x")
+        #expect(buildError(endpoint) == .invalidURL(base))
+    }
+
+    @Test(arguments: [
+        ("http://h.example/b?#frag", "c", "http://h.example/b/c#frag"),
+        ("http://h.example/b?q=1#frag", "c?d=2", "http://h.example/b/c?q=1&d=2#frag"),
+        ("http://user:pw@h.example:81", "c", "http://user:pw@h.example:81/c"),
+        ("http://[::1]:81/", "/c", "http://[::1]:81/c"),
+        ("HTTPS://H.example/B/", "", "https://H.example/B/"),
+        ("http://h.example?q", "c", "http://h.example/c?q"),
+    ])
+    func theBaseIsKeptAsWrittenAroundThePath(base: String, path: String, expected: String) throws {
+        #expect(try url(base, path) == expected)
+    }
+
     @Test func methodTimeoutAndCachePolicy() throws {
         var endpoint = TestEndpoint.offline("x", .patch)
         endpoint.timeout = 7
