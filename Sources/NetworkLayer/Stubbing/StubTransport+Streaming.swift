@@ -17,12 +17,7 @@ extension StubTransport {
                 throw URLError(.cancelled)
             }
         }
-        let stub: StubResponse
-        if let fixed {
-            stub = fixed
-        } else {
-            stub = try await respond(request)
-        }
+        let stub = try await respond(to: request)
         let (data, response) = try Self.answer(stub, to: request).get()
         guard let lengths = stub.chunkLengths, !lengths.isEmpty else {
             return StreamedResponse(response: response, body: BodyStream(data))

@@ -23,23 +23,35 @@ public struct StubTransport: HTTPTransport {
     /// Decides the answer to a request.
     public typealias Responder = @Sendable (URLRequest) async throws -> StubResponse
 
-    let respond: Responder
-    /// The answer when it is fixed: then it is given without a Swift task.
-    let fixed: StubResponse?
+    /// Where the answer comes from.
+    enum Answer: Sendable {
+        /// The same response every time: given without a Swift task.
+        case fixed(StubResponse)
+        /// What a responder returns for the request.
+        case responder(Responder)
+    }
+
+    let answer: Answer
     let delay: TimeInterval
 
     /// Answers each request with what `respond` returns, after `delay` seconds.
     public init(delay: TimeInterval = 0, _ respond: @escaping Responder) {
-        self.respond = respond
-        self.fixed = nil
+        self.answer = .responder(respond)
         self.delay = delay
     }
 
     /// Answers every request with `response`, after `delay` seconds.
     public init(_ response: StubResponse, delay: TimeInterval = 0) {
-        self.respond = { _ in response }
-        self.fixed = response
+        self.answer = .fixed(response)
         self.delay = delay
+    }
+
+    /// The answer to `request`.
+    func respond(to request: URLRequest) async throws -> StubResponse {
+        switch answer {
+        case .fixed(let response): return response
+        case .responder(let respond): return try await respond(request)
+        }
     }
 
     /// Waits `delay` (cancellably), then answers.
@@ -64,25 +76,23 @@ extension StubTransport: CallbackTransport {
     /// A fixed answer without delay comes at once, on the calling thread; a delay waits on the
     /// router's deadline scheduler; a responder runs in a task of its own.
     package func start(_ request: URLRequest, completion: @escaping Completion) -> @Sendable () -> Void {
-        let once = CompletionOnce(completion)
-        if let fixed, delay <= 0 {
-            once.complete(Self.answer(fixed, to: request))
+        if case .fixed(let fixed) = answer, delay <= 0 {
+            completion(Self.answer(fixed, to: request))
             return {}
         }
-        if let fixed {
+        let once = CompletionOnce(completion)
+        if case .fixed(let fixed) = answer {
             let token = DeadlineScheduler.shared.schedule(after: delay) { once.complete(Self.answer(fixed, to: request)) }
             return {
                 DeadlineScheduler.shared.cancel(token)
                 once.complete(.failure(URLError(.cancelled)))
             }
         }
-        let respond = self.respond
-        let delay = self.delay
-        let task = Task {
+        let task = Task { [self] in
             do {
                 if delay > 0 { try await Task.sleep(nanoseconds: Seconds.nanoseconds(delay)) }
                 try Task.checkCancellation()
-                once.complete(Self.answer(try await respond(request), to: request))
+                once.complete(Self.answer(try await respond(to: request), to: request))
             } catch {
                 once.complete(.failure(Task.isCancelled ? URLError(.cancelled) : error))
             }
