@@ -31,19 +31,31 @@ public struct StubTransport: HTTPTransport {
         case responder(Responder)
     }
 
-    let answer: Answer
-    let delay: TimeInterval
+    /// The answer and its delay, held by reference: a router makes a stub for each stubbed
+    /// request and keeps it as two existentials, and a value longer than three words is boxed
+    /// in each.
+    private final class Setup: Sendable {
+        let answer: Answer
+        let delay: TimeInterval
+
+        init(answer: Answer, delay: TimeInterval) {
+            self.answer = answer
+            self.delay = delay
+        }
+    }
+
+    private let setup: Setup
+    var answer: Answer { setup.answer }
+    var delay: TimeInterval { setup.delay }
 
     /// Answers each request with what `respond` returns, after `delay` seconds.
     public init(delay: TimeInterval = 0, _ respond: @escaping Responder) {
-        self.answer = .responder(respond)
-        self.delay = delay
+        setup = Setup(answer: .responder(respond), delay: delay)
     }
 
     /// Answers every request with `response`, after `delay` seconds.
     public init(_ response: StubResponse, delay: TimeInterval = 0) {
-        self.answer = .fixed(response)
-        self.delay = delay
+        setup = Setup(answer: .fixed(response), delay: delay)
     }
 
     /// The answer to `request`.

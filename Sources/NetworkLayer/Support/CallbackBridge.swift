@@ -20,8 +20,8 @@ package func awaitCallback<Value: Sendable>(
 }
 
 /// Holds what stops an operation, for a cancellation handler that may run before the operation
-/// has started (the task was already cancelled) or at the same time.
-final class StopSlot: Sendable {
+/// has started (the task was already cancelled) or at the same time. Copies share one slot.
+struct StopSlot: Sendable {
     private struct State {
         var stop: (@Sendable () -> Void)?
         var isStopped = false
