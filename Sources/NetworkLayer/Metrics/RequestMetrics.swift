@@ -65,8 +65,21 @@ public struct RequestMetrics: Sendable, Equatable {
     }
 }
 
-/// Collects one request's ``RequestMetrics`` as its stages run, from any thread.
-final class MetricsRecorder: Sendable {
+extension RequestMetrics {
+    /// One request's metrics, made once when its outcome is delivered and shared by its
+    /// ``RequestContext`` and ``Response`` and their copies.
+    final class Shared: Sendable {
+        let value: RequestMetrics
+
+        init(_ value: RequestMetrics) {
+            self.value = value
+        }
+    }
+}
+
+/// Collects one request's ``RequestMetrics`` as its stages run, from any thread. Copies share
+/// what they collect.
+struct MetricsRecorder: Sendable {
     private struct State {
         var firstByte: UInt64?
         var attempts = 0
@@ -81,6 +94,11 @@ final class MetricsRecorder: Sendable {
     let startedAt = Date()
     private let start = DispatchTime.now().uptimeNanoseconds
     private let state = Locked(State())
+
+    /// The uptime, in nanoseconds, `seconds` after the request started (see ``Seconds``).
+    func uptime(after seconds: TimeInterval) -> UInt64 {
+        start &+ Seconds.nanoseconds(seconds)
+    }
 
     /// The request is handed to the transport with a body of `bodyBytes`.
     func didSend(bodyBytes: Int64) {

@@ -7,46 +7,30 @@ import FoundationNetworking
 // its payload and the transport that will send it.
 extension Router {
     /// The endpoint, changed by the router's ``mapping``, as a request with its payload, ready
-    /// for the chain.
+    /// to become an ``Exchange``.
     ///
     /// - Parameter timeout: The deadline retries must fit in: the endpoint's, unless a stream
     ///   gives its own.
-    func build(
-        _ route: EndPoint, context: RequestContext, handle: RequestHandle, progress: ProgressReporter?,
-        metrics: MetricsRecorder, timeout: TimeInterval? = nil
-    ) throws(NetworkError) -> Exchange {
-        let parts = Parts(context: context, handle: handle, progress: progress, metrics: metrics, timeout: timeout)
+    func build(_ route: EndPoint, timeout: TimeInterval? = nil) throws(NetworkError) -> BuiltRequest {
         guard let map = mapping.map else {
-            return try build(route, stubbing: route, parts: parts)
+            return try build(route, stubbing: route, timeout: timeout)
         }
         let mapped = map(route)
-        return try build(mapped, stubbing: route, addingURLParameters: mapped.additionalURLParameters, parts: parts)
-    }
-
-    /// What ``build(_:context:handle:progress:metrics:timeout:)`` is given besides the endpoint.
-    struct Parts {
-        let context: RequestContext
-        let handle: RequestHandle
-        let progress: ProgressReporter?
-        let metrics: MetricsRecorder
-        let timeout: TimeInterval?
+        return try build(mapped, stubbing: route, addingURLParameters: mapped.additionalURLParameters, timeout: timeout)
     }
 
     /// Builds `endpoint`, which is `route` itself or its mapping; whether to stub is decided for
     /// `route`, the endpoint the caller named.
     func build(
-        _ endpoint: some EndPointType, stubbing route: EndPoint, addingURLParameters: Parameters = [:], parts: Parts
-    ) throws(NetworkError) -> Exchange {
+        _ endpoint: some EndPointType, stubbing route: EndPoint, addingURLParameters: Parameters = [:],
+        timeout: TimeInterval?
+    ) throws(NetworkError) -> BuiltRequest {
         do {
             let (request, body) = try RequestBuilder.makeRequestAndBody(for: endpoint, addingURLParameters: addingURLParameters)
-            let (transport, callbackTransport) = transport(for: route, answering: endpoint.sampleResponse)
-            var exchange = Exchange(
-                request: request, payload: try Payload(body), context: parts.context, transport: transport,
-                acceptableStatusCodes: endpoint.acceptableStatusCodes, progress: parts.progress, handle: parts.handle,
-                timeout: parts.timeout ?? endpoint.timeout, metrics: parts.metrics)
-            exchange.callbackTransport = callbackTransport
-            exchange.cachePolicy = endpoint.isCacheable ? HTTPCache.Policy(endpoint.cachePolicy) : .bypass
-            return exchange
+            return BuiltRequest(
+                request: request, payload: try Payload(body), transport: transport(for: route, answering: endpoint.sampleResponse),
+                acceptableStatusCodes: endpoint.acceptableStatusCodes, timeout: timeout ?? endpoint.timeout,
+                cachePolicy: endpoint.isCacheable ? HTTPCache.Policy(endpoint.cachePolicy) : .bypass)
         } catch {
             throw NetworkError(error, redaction: redaction)
         }
@@ -71,4 +55,20 @@ extension Router {
         }
         return (stub, stub)
     }
+}
+
+/// An endpoint built into a request, with what the chain needs to know of the endpoint: what an
+/// ``Exchange`` starts from.
+struct BuiltRequest: Sendable {
+    let request: URLRequest
+    /// The body outside the request, or the download's working file.
+    let payload: Payload
+    /// The router's transport or a stub, and the same as a ``CallbackTransport`` when it is one.
+    let transport: (any HTTPTransport, (any CallbackTransport)?)
+    /// The endpoint's ``EndPointType/acceptableStatusCodes``.
+    let acceptableStatusCodes: Set<Int>
+    /// The seconds the request may take, retries included.
+    let timeout: TimeInterval
+    /// How the router's cache may answer it.
+    let cachePolicy: HTTPCache.Policy
 }

@@ -76,8 +76,8 @@ extension Router {
             inFlight.remove(id)
             var context = context
             context.attempt = attempts
-            context.metrics = metrics.finish()
-            let result = result.attaching(context.metrics)
+            context.sharedMetrics = RequestMetrics.Shared(metrics.finish())
+            let result = result.attaching(context.sharedMetrics)
             for plugin in plugins { plugin.didReceive(result, context: context) }
             // Taken out, not read: the state holds this handle, and the handle this closure.
             let state = reader.withLock { state in
@@ -93,8 +93,9 @@ extension Router {
 
         var exchange: Exchange
         do throws(NetworkError) {
-            exchange = try build(
-                route, context: context, handle: handle, progress: nil, metrics: metrics, timeout: options.deadline ?? .infinity)
+            exchange = Exchange(
+                try build(route, timeout: options.deadline ?? .infinity), context: context, handle: handle, progress: nil,
+                metrics: metrics)
             for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
                 do {
                     try exchange.request.setHeader(value, for: name)

@@ -182,32 +182,41 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         let id = inFlight.nextID()
         let metrics = MetricsRecorder()
         let context = RequestContext(id: id, target: target(of: route), startedAt: metrics.startedAt, attempt: 0, redaction: redaction)
-        let payload = Locked(Payload.inRequest)
+        let built: BuiltRequest
+        do {
+            built = try build(route)
+        } catch {
+            let handle = handle(context, metrics: metrics, payload: .inRequest, progress: progress, deliver: deliver)
+            handle.finish(.failure(error))
+            return handle
+        }
+        let handle = handle(context, metrics: metrics, payload: built.payload, progress: progress, deliver: deliver)
+        let exchange = Exchange(built, context: context, handle: handle, progress: progress, metrics: metrics)
+        send(exchange)
+        handle.arm(timeout: exchange.timeout)
+        return handle
+    }
+
+    /// The handle of the request `context` describes, in flight until it delivers: the payload's
+    /// files cleaned up, the metrics attached, the plugins told, then `deliver`.
+    func handle(
+        _ context: RequestContext, metrics: MetricsRecorder, payload: Payload, progress: ProgressReporter?,
+        deliver: @escaping @Sendable (Result<Response, NetworkError>) -> Void
+    ) -> RequestHandle {
+        let id = context.id
         let handle = RequestHandle(id: id, scheduler: scheduler) { [plugins, inFlight] result, attempts in
             // A cancelled or timed-out transfer's files are removed before anyone hears of it.
-            let payload = payload.withLock { $0 }
             payload.cleanUp()
             inFlight.remove(id)
             if case .success(let response) = result { progress?.finish(total: payload.transferredBytes(of: response)) }
             var context = context
             context.attempt = attempts
-            context.metrics = metrics.finish()
-            let result = result.attaching(context.metrics)
+            context.sharedMetrics = RequestMetrics.Shared(metrics.finish())
+            let result = result.attaching(context.sharedMetrics)
             for plugin in plugins { plugin.didReceive(result, context: context) }
             deliver(plugins.reduce(result) { $1.process($0, context: context) })
         }
         inFlight.insert(handle)
-
-        let exchange: Exchange
-        do {
-            exchange = try build(route, context: context, handle: handle, progress: progress, metrics: metrics)
-        } catch {
-            handle.finish(.failure(error))
-            return handle
-        }
-        payload.withLock { $0 = exchange.payload }
-        send(exchange)
-        handle.arm(timeout: exchange.timeout)
         return handle
     }
 
