@@ -79,11 +79,15 @@ enum URLJoining {
 
     /// `"http"` or `"https"` when `scheme` is one of them in any case.
     private static func httpScheme(_ scheme: Slice<UnsafeBufferPointer<UInt8>>) -> String? {
-        // `| 0x20` lower-cases ASCII letters, and maps no other byte onto h, t, p or s.
-        guard scheme.count == 4 || scheme.count == 5, zip(scheme, "https".utf8).allSatisfy({ $0 | 0x20 == $1 }) else {
-            return nil
-        }
-        return scheme.count == 4 ? "http" : "https"
+        // `| 0x20` lower-cases ASCII letters, and maps no other byte onto h, t, p or s. Compared
+        // byte by byte: zipping with a string's UTF-8 view was 1.4 % of a stubbed request's time.
+        let start = scheme.startIndex
+        guard scheme.count == 4 || scheme.count == 5, scheme[start] | 0x20 == UInt8(ascii: "h"),
+            scheme[start + 1] | 0x20 == UInt8(ascii: "t"), scheme[start + 2] | 0x20 == UInt8(ascii: "t"),
+            scheme[start + 3] | 0x20 == UInt8(ascii: "p")
+        else { return nil }
+        if scheme.count == 4 { return "http" }
+        return scheme[start + 4] | 0x20 == UInt8(ascii: "s") ? "https" : nil
     }
 
     private static func isDelimiter(_ byte: UInt8) -> Bool {
