@@ -95,11 +95,6 @@ struct MetricsRecorder: Sendable {
     private let start = DispatchTime.now().uptimeNanoseconds
     private let state = Locked(State())
 
-    /// The uptime, in nanoseconds, `seconds` after the request started (see ``Seconds``).
-    func uptime(after seconds: TimeInterval) -> UInt64 {
-        start &+ Seconds.nanoseconds(seconds)
-    }
-
     /// The request is handed to the transport with a body of `bodyBytes`.
     func didSend(bodyBytes: Int64) {
         state.withLock {

@@ -52,14 +52,14 @@ struct Exchange: Sendable {
         cachePolicy = built.cachePolicy
         self.context = context
         fixed = Fixed(
-            transport: built.transport.0, callbackTransport: built.transport.1,
+            transport: built.transport, callbackTransport: built.callbackTransport,
             acceptableStatusCodes: built.acceptableStatusCodes, progress: progress, handle: handle, timeout: built.timeout,
-            deadline: metrics.uptime(after: built.timeout), metrics: metrics)
+            deadline: Seconds.uptime(after: built.timeout), metrics: metrics)
     }
 
-    /// The part of an exchange that stays the same from the first stage to the transport, by
-    /// reference: every stage copies the exchange, and with these inline each copy was 384
-    /// bytes instead of 112, with eight more references to count.
+    /// The part of an exchange that stays the same from the first stage to the transport, held
+    /// by reference: every stage copies the exchange, and inline these made each copy more than
+    /// three times as long, with eight more references to count (`CopyCostTests`).
     private final class Fixed: Sendable {
         let transport: any HTTPTransport
         let callbackTransport: (any CallbackTransport)?

@@ -4,7 +4,7 @@ import Foundation
 public struct RequestContext: Sendable {
     /// What is fixed when the request starts, held by reference: a context travels with its
     /// request through every stage and is copied at each, and with these inline each copy was
-    /// 170 bytes instead of 24 and ran the endpoint's own copying.
+    /// seven times as long and ran the endpoint's own copying (`CopyCostTests`).
     private final class Origin: Sendable {
         let id: UInt64
         let target: any EndPointType

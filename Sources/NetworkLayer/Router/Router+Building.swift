@@ -27,8 +27,9 @@ extension Router {
     ) throws(NetworkError) -> BuiltRequest {
         do {
             let (request, body) = try RequestBuilder.makeRequestAndBody(for: endpoint, addingURLParameters: addingURLParameters)
+            let (transport, callbackTransport) = transport(for: route, answering: endpoint.sampleResponse)
             return BuiltRequest(
-                request: request, payload: try Payload(body), transport: transport(for: route, answering: endpoint.sampleResponse),
+                request: request, payload: try Payload(body), transport: transport, callbackTransport: callbackTransport,
                 acceptableStatusCodes: endpoint.acceptableStatusCodes, timeout: timeout ?? endpoint.timeout,
                 cachePolicy: endpoint.isCacheable ? HTTPCache.Policy(endpoint.cachePolicy) : .bypass)
         } catch {
@@ -60,11 +61,14 @@ extension Router {
 /// An endpoint built into a request, with what the chain needs to know of the endpoint: what an
 /// ``Exchange`` starts from.
 struct BuiltRequest: Sendable {
-    let request: URLRequest
+    /// The request; a stream adds its own headers before the chain.
+    var request: URLRequest
     /// The body outside the request, or the download's working file.
     let payload: Payload
-    /// The router's transport or a stub, and the same as a ``CallbackTransport`` when it is one.
-    let transport: (any HTTPTransport, (any CallbackTransport)?)
+    /// The router's transport, or a stub answering from the endpoint's sample response.
+    let transport: any HTTPTransport
+    /// ``transport`` as a ``CallbackTransport``, when it is one.
+    let callbackTransport: (any CallbackTransport)?
     /// The endpoint's ``EndPointType/acceptableStatusCodes``.
     let acceptableStatusCodes: Set<Int>
     /// The seconds the request may take, retries included.

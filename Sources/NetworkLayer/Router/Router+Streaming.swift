@@ -12,7 +12,10 @@ extension Router {
     /// `prepare` and `willSend`, retries and a plugin's replay before the head arrives,
     /// redirects, and the endpoint's acceptable status codes. The endpoint's
     /// ``EndPointType/timeout`` does not apply: `options` say how long the stream may be idle
-    /// and how long it may last.
+    /// and how long it may last. An endpoint that uploads a file or a multipart form, or
+    /// downloads to a file, is sent as ``request(_:completion:)`` sends it, and its response
+    /// comes whole: the stream yields the body as one chunk, or none for a download, whose body
+    /// is in the file at the head's ``Response/fileURL``.
     ///
     /// ```swift
     /// for try await line in router.stream(.logs).lines {
@@ -71,20 +74,26 @@ extension Router {
         let id = inFlight.nextID()
         let metrics = MetricsRecorder()
         let context = RequestContext(id: id, target: target(of: route), startedAt: metrics.startedAt, attempt: 0, redaction: redaction)
+        let built = Result { () throws(NetworkError) -> BuiltRequest in
+            var built = try build(route, timeout: options.deadline ?? .infinity)
+            for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+                do throws(RequestBuildingError) {
+                    try built.request.setHeader(value, for: name)
+                } catch {
+                    throw .invalidRequest(error)
+                }
+            }
+            return built
+        }
         let reader = Locked<StreamState?>(nil)
-        let handle = RequestHandle(id: id, scheduler: scheduler) { [plugins, inFlight] result, attempts in
-            inFlight.remove(id)
-            var context = context
-            context.attempt = attempts
-            context.sharedMetrics = RequestMetrics.Shared(metrics.finish())
-            let result = result.attaching(context.sharedMetrics)
-            for plugin in plugins { plugin.didReceive(result, context: context) }
+        let payload = (try? built.get())?.payload ?? .inRequest
+        let handle = makeHandle(context, metrics: metrics, payload: payload, progress: nil) { result in
             // Taken out, not read: the state holds this handle, and the handle this closure.
             let state = reader.withLock { state in
                 defer { state = nil }
                 return state
             }
-            state?.finish(plugins.reduce(result) { $1.process($0, context: context) })
+            state?.finish(result)
         }
         let state = StreamState(
             handle: handle, redaction: redaction, idleTimeout: options.idleTimeout, scheduler: scheduler, metrics: metrics)
@@ -92,18 +101,10 @@ extension Router {
         inFlight.insert(handle)
 
         var exchange: Exchange
-        do throws(NetworkError) {
-            exchange = Exchange(
-                try build(route, timeout: options.deadline ?? .infinity), context: context, handle: handle, progress: nil,
-                metrics: metrics)
-            for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-                do {
-                    try exchange.request.setHeader(value, for: name)
-                } catch {
-                    throw .invalidRequest(error)
-                }
-            }
-        } catch {
+        switch built {
+        case .success(let built):
+            exchange = Exchange(built, context: context, handle: handle, progress: nil, metrics: metrics)
+        case .failure(let error):
             handle.finish(.failure(error))
             return ResponseStream(state: state)
         }
@@ -118,7 +119,10 @@ extension Router {
             switch await chain.run(exchange) {
             case .success(let head):
                 guard let body = exchange.streamedBody?.take() else {
-                    // Not streamed after all (an upload or download task): the response is whole.
+                    // Not streamed after all (an upload or download task): the response is whole,
+                    // and its body is read as one chunk. Without a head the reader waited forever.
+                    let bare = Response(request: head.request, httpResponse: head.httpResponse, data: Data(), fileURL: head.fileURL)
+                    state.didReceive(bare, body: BodyStream(head.data))
                     handle.finish(.success(head))
                     return
                 }

@@ -186,25 +186,29 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         do {
             built = try build(route)
         } catch {
-            let handle = handle(context, metrics: metrics, payload: .inRequest, progress: progress, deliver: deliver)
+            let handle = makeHandle(context, metrics: metrics, payload: .inRequest, progress: progress, deliver: deliver)
+            inFlight.insert(handle)
             handle.finish(.failure(error))
             return handle
         }
-        let handle = handle(context, metrics: metrics, payload: built.payload, progress: progress, deliver: deliver)
+        let handle = makeHandle(context, metrics: metrics, payload: built.payload, progress: progress, deliver: deliver)
+        inFlight.insert(handle)
         let exchange = Exchange(built, context: context, handle: handle, progress: progress, metrics: metrics)
         send(exchange)
         handle.arm(timeout: exchange.timeout)
         return handle
     }
 
-    /// The handle of the request `context` describes, in flight until it delivers: the payload's
-    /// files cleaned up, the metrics attached, the plugins told, then `deliver`.
-    func handle(
+    /// The handle of the request `context` describes, which delivers its outcome once: the
+    /// payload's files removed, the request taken out of ``inFlight``, the metrics attached, the
+    /// plugins told, then `deliver`. The caller puts it in ``inFlight`` when it is ready to be
+    /// cancelled.
+    func makeHandle(
         _ context: RequestContext, metrics: MetricsRecorder, payload: Payload, progress: ProgressReporter?,
         deliver: @escaping @Sendable (Result<Response, NetworkError>) -> Void
     ) -> RequestHandle {
         let id = context.id
-        let handle = RequestHandle(id: id, scheduler: scheduler) { [plugins, inFlight] result, attempts in
+        return RequestHandle(id: id, scheduler: scheduler) { [plugins, inFlight] result, attempts in
             // A cancelled or timed-out transfer's files are removed before anyone hears of it.
             payload.cleanUp()
             inFlight.remove(id)
@@ -216,8 +220,6 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
             for plugin in plugins { plugin.didReceive(result, context: context) }
             deliver(plugins.reduce(result) { $1.process($0, context: context) })
         }
-        inFlight.insert(handle)
-        return handle
     }
 
     /// Sends `exchange` through the chain, in a task; or, when the chain is plain and the body

@@ -7,11 +7,12 @@ import FoundationNetworking
 
 /// The values that a request's stages copy stay short: every copy is a `memcpy` of the value
 /// and a count for each reference in it, and a stubbed request's cost rests on these sizes.
-/// Before the constants moved into classes: 384, 170, 130 and 48 bytes.
+/// Before the constants moved into classes: 384, 170, 130, 140 and 48 bytes. (`Exchange` is
+/// qualified: the cache tests have a type of that name.)
 @Suite("Copy cost")
 struct CopyCostTests {
     @Test func theValuesCopiedAtEveryStageStayShort() {
-        #expect(MemoryLayout<Exchange>.size <= 128)
+        #expect(MemoryLayout<NetworkLayer.Exchange>.size <= 128)
         #expect(MemoryLayout<RequestContext>.size <= 32)
         #expect(MemoryLayout<Response>.size <= 72)
         #expect(MemoryLayout<Result<Response, NetworkError>>.size <= 80)
