@@ -50,12 +50,16 @@ func runRouterBenchmarks(server: URL) async throws {
         let versusRaw = try await interleaved(rounds: 6, perBlock: perBlock, width: width, a: raw, b: routed)
         let ceiling = try await interleaved(rounds: 3, perBlock: perBlock, width: width, a: raw, b: rawCompletion)
         let transportAlone = try await interleaved(rounds: 3, perBlock: perBlock, width: width, a: raw, b: transportOnly)
+        // What the router adds to the transport it sends through, apart from what raw data(from:)
+        // gains inside FoundationNetworking (an inline completion no other client can have).
+        let overTransport = try await interleaved(rounds: 6, perBlock: perBlock, width: width, a: transportOnly, b: routed)
         row("raw URLSession data(from:), \(label)", "\(Int(versusRaw.a.median)) req/s")
         row("Router, \(label)", "\(Int(versusRaw.b.median)) req/s")
         row("  Router / raw, \(label)", "\(versusRaw.ratio)")
         row("  raw completion handler / raw, \(label) (ceiling)", "\(ceiling.ratio)")
         row("  URLSessionTransport alone / raw, \(label)", "\(transportAlone.ratio)")
         row("  context switches per request: transport alone", format(transportAlone.bContextSwitches, 2))
+        row("  Router / URLSessionTransport alone, \(label)", "\(overTransport.ratio)")
         row("  CPU per request: raw / Router", format(versusRaw.aCPUMicroseconds, 0) + " / " + format(versusRaw.bCPUMicroseconds, 0) + " µs")
         row("  context switches per request: raw / Router", format(versusRaw.aContextSwitches, 2) + " / " + format(versusRaw.bContextSwitches, 2))
     }
