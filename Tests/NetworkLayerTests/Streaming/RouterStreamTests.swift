@@ -116,42 +116,6 @@ struct RouterStreamTests {
         #expect(lines.first == #"{"id":1,"name":"item 1"}"#)
     }
 
-    /// A multipart body large enough to go through a temporary file is sent from it and the
-    /// file removed when the stream ends, as for `request` (streams used to leave it behind).
-    @Test(.needsFixtureServer, .timeLimit(.minutes(1)), arguments: TestTransport.all)
-    func aLargeMultipartBodyLeavesNoTemporaryFile(_ transport: TestTransport) async throws {
-        var form = MultipartFormData()
-        form.append(Data(repeating: 0xAB, count: Int(MultipartFormData.streamingThreshold) + 1024), name: "blob", fileName: "b.bin")
-        var endpoint = TestEndpoint.fixture("upload", .post)
-        endpoint.task = .uploadMultipart(form)
-        let before = leftoverTemporaryFiles()
-        let stream = Self.router(transport).stream(endpoint)
-        var body = Data()
-        for try await chunk in stream { body.append(chunk) }
-        #expect(try await stream.response().statusCode == 200)
-        #expect(try jsonObject(body)["size"] as? Int == Int(form.contentLength))
-        #expect(leftoverTemporaryFiles().subtracting(before).isEmpty)
-    }
-
-    /// A download endpoint read as a stream ends, its file in place: the transport answered
-    /// whole, and the reader used to wait for a head that never came.
-    @Test(.needsFixtureServer, .timeLimit(.minutes(1)), arguments: TestTransport.all)
-    func aDownloadReadAsAStreamEndsWithItsFileInPlace(_ transport: TestTransport) async throws {
-        let folder = try scratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("d.bin")
-        var endpoint = TestEndpoint.fixture("bytes/100000?seed=stream")
-        endpoint.task = .download(DownloadDestination(file))
-        let stream = Self.router(transport).stream(endpoint)
-        var chunks = 0
-        for try await _ in stream { chunks += 1 }
-        let head = try await stream.response()
-        #expect(head.statusCode == 200)
-        #expect(head.fileURL == file)
-        #expect(chunks == 0)
-        #expect(try sha256(ofFile: file) == (try await fixtureDigest(bytes: 100_000, seed: "stream")))
-    }
-
     @Test func aStubPlaysAStreamInTheChunksGiven() async throws {
         let chunks = ["data: hel", "lo\n", "\nid: 7\ndata: wor", "ld\n\n"].map { Data($0.utf8) }
         let router = Router<TestEndpoint>(

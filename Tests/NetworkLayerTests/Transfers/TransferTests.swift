@@ -234,6 +234,43 @@ struct TransferTests {
         #expect(leftoverTemporaryFiles().subtracting(before).isEmpty)
     }
 
+    // MARK: Read as a stream (here, not in the streaming suites: this suite runs alone, so the
+    // temporary-file checks see only their own files)
+
+    /// A multipart body large enough to go through a temporary file is sent from it and the
+    /// file removed when the stream ends, as for `request` (streams used to leave it behind).
+    @Test(.timeLimit(.minutes(1)), arguments: TestTransport.all)
+    func aLargeMultipartBodyReadAsAStreamLeavesNoTemporaryFile(_ transport: TestTransport) async throws {
+        var form = MultipartFormData()
+        form.append(Data(repeating: 0xAB, count: Int(MultipartFormData.streamingThreshold) + 1024), name: "blob", fileName: "b.bin")
+        let before = leftoverTemporaryFiles()
+        let stream = transport.router().stream(endpoint("upload", .post, task: .uploadMultipart(form)))
+        var body = Data()
+        for try await chunk in stream { body.append(chunk) }
+        #expect(try await stream.response().statusCode == 200)
+        #expect(try jsonObject(body)["size"] as? Int == Int(form.contentLength))
+        #expect(leftoverTemporaryFiles().subtracting(before).isEmpty)
+    }
+
+    /// A download endpoint read as a stream ends, its file in place: the transport answered
+    /// whole, and the reader used to wait for a head that never came.
+    @Test(.timeLimit(.minutes(1)), arguments: TestTransport.all)
+    func aDownloadReadAsAStreamEndsWithItsFileInPlace(_ transport: TestTransport) async throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("d.bin")
+        let before = leftoverTemporaryFiles()
+        let stream = transport.router().stream(endpoint("bytes/100000?seed=stream", task: .download(DownloadDestination(file))))
+        var chunks = 0
+        for try await _ in stream { chunks += 1 }
+        let head = try await stream.response()
+        #expect(head.statusCode == 200)
+        #expect(head.fileURL == file)
+        #expect(chunks == 0)
+        #expect(try sha256(ofFile: file) == (try await fixtureDigest(bytes: 100_000, seed: "stream")))
+        #expect(leftoverTemporaryFiles().subtracting(before).isEmpty)
+    }
+
     @Test(.needsHTTPBin, arguments: TestTransport.all)
     func multipartFieldsAndFilesComeBackExactly(_ transport: TestTransport) async throws {
         let router = transport.router()
