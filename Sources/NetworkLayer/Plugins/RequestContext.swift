@@ -35,10 +35,7 @@ public struct RequestContext: Sendable {
     public var redaction: Redaction { origin.redaction }
     /// How the request went, for ``PluginType/didReceive(_:context:)`` and
     /// ``PluginType/process(_:context:)``: set when the outcome is known, `nil` before.
-    public internal(set) var metrics: RequestMetrics? {
-        get { sharedMetrics?.value }
-        set { sharedMetrics = newValue.map(RequestMetrics.Shared.init) }
-    }
+    public var metrics: RequestMetrics? { sharedMetrics?.value }
     /// ``metrics``, shared with the delivered ``Response``.
     var sharedMetrics: RequestMetrics.Shared?
 

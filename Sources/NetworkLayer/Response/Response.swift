@@ -15,10 +15,7 @@ public struct Response: Sendable, CustomStringConvertible {
     public let fileURL: URL?
     /// How the request went: timing, attempts, bytes, cache (``RequestMetrics``). Set by the
     /// router when it delivers the response; `nil` on a response made elsewhere.
-    public internal(set) var metrics: RequestMetrics? {
-        get { sharedMetrics?.value }
-        set { sharedMetrics = newValue.map(RequestMetrics.Shared.init) }
-    }
+    public var metrics: RequestMetrics? { sharedMetrics?.value }
     /// ``metrics``, held by reference: a response is copied at every step of its delivery, and
     /// with them inline each copy was twice as long (`CopyCostTests`).
     var sharedMetrics: RequestMetrics.Shared?
