@@ -42,6 +42,11 @@ let package = Package(
             name: "NetworkLayerCurlTests",
             dependencies: ["NetworkLayerCurl", "NetworkLayer", "TestSupport", "TransportTestSupport"],
             path: "Tests/NetworkLayerCurlTests"),
+        // The tutorial's app code as its readers wrote it: Swift 5 language mode, no change but
+        // its base URL (ComingFromTheTutorial.md).
+        .testTarget(
+            name: "TutorialTests", dependencies: ["NetworkLayer", "TestSupport", "TransportTestSupport"],
+            path: "Tests/TutorialTests", swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "MovieDBTests", dependencies: ["MovieDB", "TestSupport"], path: "Tests/MovieDBTests"),
     ],
     swiftLanguageModes: [.v6]
