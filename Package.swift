@@ -3,9 +3,13 @@ import PackageDescription
 
 // No package dependencies, by design: the library needs only Foundation,
 // FoundationNetworking (on Linux) and Dispatch.
+//
+// Supported: Swift 6.0 and later (Xcode 16.0+), Linux, and the Apple versions below. They are
+// the first where JSONEncoder and JSONDecoder are Sendable, which the package's Sendable types
+// hold; Scripts/check-availability keeps the sources within them and the README in step.
 let package = Package(
     name: "NetworkLayer",
-    platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8)],
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "NetworkLayer", targets: ["NetworkLayer"]),
         .library(name: "NetworkLayerCurl", targets: ["NetworkLayerCurl"]),

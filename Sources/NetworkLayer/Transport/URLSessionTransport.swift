@@ -17,8 +17,16 @@ import FoundationNetworking
 /// Created with a session of your own, it uses that session as it is: challenges go to your
 /// session's delegate. The router's deadline still ends such a hang.
 ///
-/// On Linux an owned session has no `URLCache`: FoundationNetworking's asynchronous cache
-/// lookup races with cancellation and can trap the process.
+/// An owned session has no `URLCache` and no `URLCredentialStorage`, on every platform: the
+/// router's ``HTTPCache`` is the one cache, with its rules for credentials (on Linux,
+/// FoundationNetworking's asynchronous cache lookup also races with cancellation and can trap
+/// the process), and credentials travel in headers that the endpoint or a plugin sets, never
+/// from a store that Foundation consults by itself.
+///
+/// A background configuration (`URLSessionConfiguration.background(withIdentifier:)`) is
+/// refused: background sessions run tasks out of process and do not accept completion
+/// handlers (on Apple platforms they raise an Objective-C exception). Every request through
+/// such a transport fails at once with a `URLError` that says so.
 ///
 /// ```swift
 /// let configuration = URLSessionConfiguration.ephemeral
@@ -29,6 +37,8 @@ public struct URLSessionTransport: HTTPTransport {
     /// The session requests are sent with.
     public let session: URLSession
     private let owner: SessionOwner?
+    /// Why this transport sends nothing (a background configuration), checked once here.
+    private let refusal: URLError?
 
     /// Creates a transport that owns a new session made from `configuration`.
     ///
@@ -36,13 +46,20 @@ public struct URLSessionTransport: HTTPTransport {
     public init(configuration: URLSessionConfiguration = .default) {
         // A copy: URLSession copies its configuration anyway, and the caller's must not change.
         let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
-        #if canImport(FoundationNetworking)
-        // FoundationNetworking consults the cache asynchronously before a task starts, and a
+        if let refusal = Self.refusal(forIdentifier: configuration.identifier) {
+            self = URLSessionTransport(refusing: refusal)
+            return
+        }
+        // One cache, the router's: on Apple platforms `.default` has a URLCache that would
+        // answer too, ignoring the endpoint's cache policy and the credential rules. On Linux,
+        // FoundationNetworking also consults it asynchronously before a task starts, and a
         // cancel() that lands meanwhile completes the task after it has left the session's
-        // registry: a fatal error (swift-corelibs-foundation#3296). An API client rarely wants
-        // URLCache anyway; HTTP caching belongs to the server's headers and the app.
+        // registry: a fatal error (swift-corelibs-foundation#3296).
         configuration.urlCache = nil
-        #endif
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        // Credentials come from headers only; a shared credential store would add them for a
+        // protection space the router never sees.
+        configuration.urlCredentialStorage = nil
         let delegate = SessionDelegate()
         // Foundation's default serial delegate queues, for both sessions. FoundationNetworking
         // completes a task and cancels it in two operations on that queue, each guarded by
@@ -52,13 +69,38 @@ public struct URLSessionTransport: HTTPTransport {
         let transferSession = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         self.session = session
         self.owner = SessionOwner(session: session, transferSession: transferSession, delegate: delegate)
+        self.refusal = nil
     }
 
     /// Creates a transport on `session`, which stays yours: it is not invalidated, and its
-    /// delegate keeps answering authentication challenges.
+    /// delegate keeps answering authentication challenges. A background session is refused (see
+    /// ``URLSessionTransport``).
     public init(session: URLSession) {
         self.session = session
         self.owner = nil
+        self.refusal = Self.refusal(forIdentifier: session.configuration.identifier)
+    }
+
+    /// A transport whose every request fails with `refusal`, nothing sent. Its session is never
+    /// made from the caller's configuration: a background session reconnects to the system's
+    /// transfer daemon as soon as it exists.
+    init(refusing refusal: URLError) {
+        self.session = URLSession(configuration: .ephemeral)
+        self.owner = nil
+        self.refusal = refusal
+    }
+
+    /// The error every request gets through a session configuration with `identifier`: only
+    /// background configurations have one (Apple platforms; FoundationNetworking has none).
+    static func refusal(forIdentifier identifier: String?) -> URLError? {
+        guard identifier != nil else { return nil }
+        return URLError(
+            .unsupportedURL,
+            userInfo: [
+                NSLocalizedDescriptionKey:
+                    "URLSessionTransport cannot send through a background URLSession configuration: background sessions "
+                    + "accept no completion handlers. Use URLSessionConfiguration.default or .ephemeral."
+            ])
     }
 
     /// The session for uploads and downloads and its delegate, when the transport owns its
@@ -81,6 +123,10 @@ extension URLSessionTransport: CallbackTransport {
     /// queue per request, where a delegate-driven task costs four. On an owned session the
     /// session delegate still answers redirects and authentication challenges for it.
     package func start(_ request: URLRequest, completion: @escaping Completion) -> @Sendable () -> Void {
+        if let refusal {
+            completion(.failure(refusal))
+            return {}
+        }
         let delegate = owner?.delegate
         let method = request.httpMethod
         let taskID = Locked<ObjectIdentifier?>(nil)
