@@ -15,7 +15,8 @@ import FoundationNetworking
 /// not available on Linux: FoundationNetworking has not read it at that point.
 ///
 /// Created with a session of your own, it uses that session as it is: challenges go to your
-/// session's delegate. The router's deadline still ends such a hang.
+/// session's delegate. The router's deadline still ends such a hang. Redirects are the
+/// router's on any session: each task gets a task delegate that hands them back unfollowed.
 ///
 /// An owned session has no `URLCache` and no `URLCredentialStorage`, on every platform: the
 /// router's ``HTTPCache`` is the one cache, with its rules for credentials (on Linux,
@@ -39,6 +40,8 @@ public struct URLSessionTransport: HTTPTransport {
     private let owner: SessionOwner?
     /// Why this transport sends nothing (a background configuration), checked once here.
     private let refusal: URLError?
+    /// The task delegate that keeps redirects the router's on a session of the caller's.
+    private let redirectHandback: RedirectHandback?
 
     /// Creates a transport that owns a new session made from `configuration`.
     ///
@@ -70,6 +73,7 @@ public struct URLSessionTransport: HTTPTransport {
         self.session = session
         self.owner = SessionOwner(session: session, transferSession: transferSession, delegate: delegate)
         self.refusal = nil
+        self.redirectHandback = nil
     }
 
     /// Creates a transport on `session`, which stays yours: it is not invalidated, and its
@@ -79,6 +83,7 @@ public struct URLSessionTransport: HTTPTransport {
         self.session = session
         self.owner = nil
         self.refusal = Self.refusal(forIdentifier: session.configuration.identifier)
+        self.redirectHandback = RedirectHandback()
     }
 
     /// A transport whose every request fails with `refusal`, nothing sent. Its session is never
@@ -88,6 +93,7 @@ public struct URLSessionTransport: HTTPTransport {
         self.session = URLSession(configuration: .ephemeral)
         self.owner = nil
         self.refusal = refusal
+        self.redirectHandback = nil
     }
 
     /// The error every request gets through a session configuration with `identifier`: only
@@ -139,6 +145,9 @@ extension URLSessionTransport: CallbackTransport {
                     bodyBytes: Int64(body.count)))
         }
         taskID.withLock { $0 = ObjectIdentifier(task) }
+        if let redirectHandback {
+            task.delegate = redirectHandback
+        }
         task.resume()
         return { task.cancel() }
     }
