@@ -35,7 +35,8 @@ public enum HTTPTask: Sendable {
         bodyParameters: Parameters?, bodyEncoding: BodyEncoding, urlParameters: Parameters?,
         additionalHeaders: HTTPHeaders?)
 
-    /// A body sent as it is. `contentType` is set as `Content-Type` unless a header gives one.
+    /// A body sent as it is. `contentType` is set as `Content-Type` unless a header gives one;
+    /// `application/octet-stream` when both are `nil`.
     case requestData(Data, contentType: String?)
 
     /// Any `Encodable` value as a JSON body, encoded with `encoder` (a new `JSONEncoder` by
@@ -47,10 +48,12 @@ public enum HTTPTask: Sendable {
     case requestJSONEncodable(any Encodable & Sendable, encoder: JSONEncoder = JSONEncoder())
 
     /// The file at the URL as the body, streamed from disk with upload progress.
-    /// `contentType` is set as `Content-Type` unless a header gives one.
+    /// `contentType` is set as `Content-Type` unless a header gives one; `application/octet-stream`
+    /// when both are `nil`.
     case uploadFile(URL, contentType: String? = nil, urlParameters: Parameters? = nil)
 
-    /// `Data` as the body, sent with upload progress.
+    /// `Data` as the body, sent with upload progress. `contentType` is set as `Content-Type`
+    /// unless a header gives one; `application/octet-stream` when both are `nil`.
     case uploadData(Data, contentType: String? = nil, urlParameters: Parameters? = nil)
 
     /// A `multipart/form-data` body; above ``MultipartFormData/streamingThreshold`` it is

@@ -60,7 +60,7 @@ public enum RequestBuilder {
             try request.setValidatedHeaders(headers)
             try encode(body: bodyParameters, with: bodyEncoding, endpoint: endpoint, into: &request)
         case .requestData(let data, let contentType):
-            try request.setContentTypeIfAbsent(contentType)
+            try request.setContentTypeIfAbsent(contentType ?? Self.unknownBodyType)
             request.httpBody = data
         case .requestJSONEncodable(let value, let encoder):
             try parameterEncoding {
@@ -74,10 +74,10 @@ public enum RequestBuilder {
             else {
                 throw .unreadableUploadFile(file.absoluteString)
             }
-            try request.setContentTypeIfAbsent(contentType)
+            try request.setContentTypeIfAbsent(contentType ?? Self.unknownBodyType)
             body = .upload(.file(file))
         case .uploadData(let data, let contentType, _):
-            try request.setContentTypeIfAbsent(contentType)
+            try request.setContentTypeIfAbsent(contentType ?? Self.unknownBodyType)
             body = .upload(.data(data))
         case .uploadMultipart(let form, _):
             try request.setContentTypeIfAbsent(form.contentType)
@@ -93,6 +93,10 @@ public enum RequestBuilder {
         }
         return (request, body)
     }
+
+    /// The type of a body whose endpoint names none: Foundation and libcurl would otherwise both
+    /// announce a POST body as `application/x-www-form-urlencoded`, which a file or raw data is not.
+    static let unknownBodyType = "application/octet-stream"
 
     /// How a request's body travels.
     enum BodyKind: Sendable {

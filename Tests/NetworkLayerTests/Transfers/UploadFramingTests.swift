@@ -40,6 +40,22 @@ struct UploadFramingTests {
         }
     }
 
+    /// Foundation and libcurl both announce a POST body without a type as a URL-encoded form;
+    /// a file or raw bytes are not one.
+    @Test(arguments: TestTransport.all)
+    func aBodyWithoutATypeIsSentAsOctetStreamNotAsAForm(_ transport: TestTransport) async throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("body.bin")
+        try Data(repeating: 7, count: 2_000).write(to: file)
+        for task in [
+            HTTPTask.uploadFile(file), .uploadData(Data(repeating: 1, count: 100)), .requestData(Data("raw".utf8), contentType: nil),
+        ] {
+            let (_, headers) = try await echoedUpload(task, over: transport)
+            #expect(headers["content-type"] == "application/octet-stream", "\(task)")
+        }
+    }
+
     @Test(arguments: TestTransport.all)
     func anUploadFromMemoryIsAnnouncedWithItsLength(_ transport: TestTransport) async throws {
         let (size, headers) = try await echoedUpload(.uploadData(Data(repeating: 1, count: 5_000)), over: transport)
