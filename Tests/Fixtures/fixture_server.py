@@ -34,6 +34,8 @@ Routes (any method unless noted; unknown paths get 404 {"error":"no route"}):
     /bad-content-length?value=V 200 with "Content-Length: V" and an 11-byte body, then close
     /invalid-status-line?line=L L as the status line, then close
     /huge-header?kib=N          a 200 with one header line of N KiB, then close
+    /not-http                   an SSH greeting instead of HTTP, then close
+    /both-framings              a 200 with Content-Length and Transfer-Encoding: chunked
     /bytes/{n}?seed=S           n bytes of sha256(f"{S}:{i}") blocks; Range
     /bytes/{n}/sha256?seed=S    {"sha256": hex} of that stream
     /upload (POST, PUT)         {"size", "sha256", "content_type"} of the body
@@ -294,6 +296,19 @@ async def r_invalid_status_line(req):
         req, f"{line}\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok".encode())
 
 
+async def r_not_http(req):
+    # Bytes that are no HTTP at all, as another protocol's server would greet a client.
+    return await write_raw_then_close(req, b"SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n")
+
+
+async def r_both_framings(req):
+    # Content-Length and Transfer-Encoding together (RFC 9112 6.3: an error, the shape of
+    # response smuggling); the chunked body is well formed and the length agrees with it.
+    return await write_raw_then_close(
+        req, b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+             b"5\r\nhello\r\n0\r\n\r\n")
+
+
 async def r_huge_header(req):
     # ?kib=N: one header line of N KiB (libcurl refuses lines over 100 KiB).
     kib = req.query.get("kib", "200")
@@ -498,6 +513,8 @@ EXACT_ROUTES = {
     "/bad-content-length": r_bad_content_length,
     "/invalid-status-line": r_invalid_status_line,
     "/huge-header": r_huge_header,
+    "/not-http": r_not_http,
+    "/both-framings": r_both_framings,
     "/once-per-connection": r_once_per_connection,
     "/content-length": r_content_length,
     "/early-hints": r_early_hints,

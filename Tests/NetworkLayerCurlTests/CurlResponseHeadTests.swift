@@ -4,6 +4,7 @@ import Testing
 import FoundationNetworking
 #endif
 
+import NetworkLayer
 @testable import NetworkLayerCurl
 
 /// The head parser on its own, with lines as libcurl's header callback hands them over.
@@ -82,8 +83,9 @@ struct CurlResponseHeadTests {
     }
 
     @Test func repeatedContentLengthsWithTheSameValueAreAccepted() {
-        #expect(CurlResponseHead.contentLengthProblem("42, 42") == nil)
-        #expect(CurlResponseHead.contentLengthProblem("42,43") != nil)
-        #expect(CurlResponseHead.contentLengthProblem("") != nil)
+        #expect(BodyFraming.problem(contentLength: "42, 42", transferEncoding: nil) == nil)
+        #expect(BodyFraming.problem(contentLength: "42,43", transferEncoding: nil) != nil)
+        #expect(BodyFraming.problem(contentLength: "", transferEncoding: nil) != nil)
+        #expect(BodyFraming.problem(contentLength: "5", transferEncoding: "chunked") != nil)
     }
 }

@@ -32,7 +32,8 @@ public enum RequestBuilder {
         let query = try urlParameters.map { parameters throws(RequestBuildingError) in
             try parameterEncoding { try endpoint.queryEncoder.query(from: parameters) }
         }
-        let url = try URLJoining.url(base: endpoint.baseURL, path: endpoint.path, query: query)
+        var url = try URLJoining.url(base: endpoint.baseURL, path: endpoint.path, query: query)
+        let urlCredentials = URLJoining.removeUserInfo(from: &url)
         // The transport's idle timeout, a second past the router's deadline (which keeps the exact
         // value), so that the deadline is what ends a request that hears nothing: at an equal
         // value CurlTransport's millisecond idle timer won the race for a third of 100 requests
@@ -49,6 +50,9 @@ public enum RequestBuilder {
         // A new request's method is already GET, and FoundationNetworking's setter is not free.
         if endpoint.httpMethod != .get { request.httpMethod = endpoint.httpMethod.rawValue }
         try request.setValidatedHeaders(endpoint.headers)
+        if let urlCredentials, request.value(forHTTPHeaderField: "Authorization") == nil {
+            request.setValue(urlCredentials, forHTTPHeaderField: "Authorization")
+        }
 
         var body = BodyKind.inRequest
         switch endpoint.task {

@@ -37,6 +37,10 @@ public enum RequestBuildingError: Error, Sendable, Equatable {
     /// An ``HTTPTask/uploadFile(_:contentType:urlParameters:)`` URL that is not a readable
     /// regular file on this machine.
     case unreadableUploadFile(String)
+
+    /// The URL, query included, is longer than `limit` bytes (1 MiB): no server accepts it.
+    /// Large data belongs in a body (``HTTPTask/requestParameters(bodyParameters:bodyEncoding:urlParameters:)``).
+    case urlTooLong(length: Int, limit: Int)
 }
 
 extension RequestBuildingError {
@@ -59,6 +63,8 @@ extension RequestBuildingError {
             return error.errorDescription ?? "\(error)"
         case .invalidMethod(let method):
             return "\"\(method)\" is not a valid HTTP method."
+        case .urlTooLong(let length, let limit):
+            return "The URL is \(length) bytes long, over the \(limit) bytes any request may have: send large parameters in the body."
         case .unreadableUploadFile(let url):
             return "\"\(url)\" is not a readable file to upload."
         case .bodyNotWritten(let encoder):

@@ -5,8 +5,25 @@ import FoundationNetworking
 
 /// The check that a response's body is the one its head announced, which libcurl (and so
 /// FoundationNetworking) does not make: it reads `Content-Length: 5five` as 5, `1e3` as 1 and
-/// `0x10` as 0, and cuts the body to that without an error.
-enum BodyFraming {
+/// `0x10` as 0, and cuts the body to that without an error. Both transports apply it: the head's
+/// rule (``problem(contentLength:transferEncoding:)``) is this file's, written once.
+package enum BodyFraming {
+    /// Why a response head's framing cannot be trusted, or `nil`: a `Content-Length` that is not
+    /// one plain decimal number (RFC 9110 §8.6; equal repeated values are accepted), or both
+    /// `Transfer-Encoding` and `Content-Length` (RFC 9112 §6.3: "ought to be handled as an
+    /// error", the shape of response smuggling). `contentLength` holds every field, joined.
+    package static func problem(contentLength: String?, transferEncoding: String?) -> String? {
+        guard let contentLength else { return nil }
+        if transferEncoding != nil {
+            return "the response has both Transfer-Encoding and Content-Length, so its length cannot be trusted"
+        }
+        guard declaredLength(contentLength) != nil else {
+            let shown = contentLength.count > 40 ? contentLength.prefix(40) + "…" : Substring(contentLength)
+            return "the response's Content-Length \"\(HeaderValidation.printable(String(shown)))\" is not one decimal number of bytes"
+        }
+        return nil
+    }
+
     /// Throws when `Content-Length` is not a plain decimal number (RFC 9110 §8.6; a list of equal
     /// values, as some servers repeat the field, is accepted), or when `received` body bytes
     /// disagree with it.
@@ -17,12 +34,10 @@ enum BodyFraming {
     /// (the field counts the encoded bytes).
     static func check(_ response: HTTPURLResponse, received: Int64, method: String?) throws(URLError) {
         guard let field = response.value(forHTTPHeaderField: "Content-Length") else { return }
-        guard let declared = declaredLength(field) else {
-            let shown = field.count > 40 ? field.prefix(40) + "…" : Substring(field)
-            throw URLError(
-                .badServerResponse,
-                userInfo: [NSLocalizedDescriptionKey: "The server sent an invalid Content-Length (\"\(shown)\"): not a decimal number of bytes."])
+        if let problem = problem(contentLength: field, transferEncoding: response.value(forHTTPHeaderField: "Transfer-Encoding")) {
+            throw URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: "The server's response is malformed: \(problem)."])
         }
+        guard let declared = declaredLength(field) else { return }
         let status = response.statusCode
         let isHead = method != "GET" && method?.uppercased() == "HEAD"
         guard !isHead, status >= 200, status != 204, !(300..<400).contains(status) else { return }
@@ -35,7 +50,7 @@ enum BodyFraming {
     }
 
     /// The length a `Content-Length` value declares, or `nil` when it is not one.
-    static func declaredLength(_ field: String) -> Int64? {
+    package static func declaredLength(_ field: String) -> Int64? {
         // Over the UTF-8 bytes: a CharacterSet made per response cost more than the rest of the
         // check together.
         func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }

@@ -26,6 +26,10 @@ extension URLError {
             return URLError(.networkConnectionLost, userInfo: urlError.userInfo)
         case .unsupportedURL where description.contains("HTTP version") || description.contains("status line"):
             return badServerResponse(urlError, "its status line is not HTTP (\(description))")
+        case .unsupportedURL where description.contains("HTTP/0.9"):
+            // libcurl's word for a reply that is not HTTP at all (the request builder admits only
+            // http and https, so the URL's scheme is not what was wrong).
+            return badServerResponse(urlError, "its reply is not HTTP")
         case .unknown where description == "Out of memory":
             return badServerResponse(urlError, "a header line is longer than the 100 KiB libcurl accepts")
         case .unknown where description.hasPrefix("SSL certificate problem"):

@@ -51,6 +51,11 @@ enum CurlFailure {
         switch code {
         case CURLE_UNSUPPORTED_PROTOCOL where detail.contains("in response"):
             return (.badServerResponse, "The server's response could not be read: its status line is not HTTP.")
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            // CurlRequest admits only http and https URLs, so libcurl's "unsupported protocol"
+            // before a head is the reply's: "Received HTTP/0.9 when not allowed" for bytes that
+            // are not HTTP at all.
+            return (.badServerResponse, "The server's response could not be read: its reply is not HTTP.")
         case CURLE_OUT_OF_MEMORY:
             return (.badServerResponse, "The server's response could not be read: a header line is longer than the 100 KiB libcurl accepts.")
         default:

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkLayer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -92,29 +93,15 @@ struct CurlResponseHead {
                 joined[name] = value
             }
         }
-        if let name = spelling["content-length"], let value = joined[name], let problem = Self.contentLengthProblem(value) {
+        let contentLength = spelling["content-length"].flatMap { joined[$0] }
+        let transferEncoding = spelling["transfer-encoding"].flatMap { joined[$0] }
+        if let problem = BodyFraming.problem(contentLength: contentLength, transferEncoding: transferEncoding) {
             return .failed(problem)
         }
         guard let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: version, headerFields: joined) else {
             return .failed("the response's head cannot be represented")
         }
         return .complete(response)
-    }
-
-    /// Why `value` (every Content-Length field, joined) is not one plain decimal length, or `nil`.
-    ///
-    /// libcurl 7.88 reads the numeric prefix of a Content-Length (`5five` is 5, `0x10` is 0,
-    /// `1e3` is 1) and would deliver a body cut to that length as a success. RFC 9110 8.6 allows
-    /// only digits, and repeated fields only with the same value.
-    static func contentLengthProblem(_ value: String) -> String? {
-        let parts = value.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map { trimmed($0) }
-        guard parts.allSatisfy({ !$0.isEmpty && $0.count <= 18 && $0.allSatisfy(isDigit) }) else {
-            return "the response's Content-Length \"\(printable(value))\" is not a decimal number of bytes"
-        }
-        guard Set(parts.compactMap { Int64(text($0)) }).count == 1 else {
-            return "the response has several different Content-Length values (\"\(printable(value))\")"
-        }
-        return nil
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool {
@@ -128,12 +115,6 @@ struct CurlResponseHead {
         while let first = slice.first, isSpace(first) { slice = slice.dropFirst() }
         while let last = slice.last, isSpace(last) { slice = slice.dropLast() }
         return slice
-    }
-
-    /// `value` cut to 40 characters with control characters escaped, for a message.
-    private static func printable(_ value: String) -> String {
-        let short = value.count > 40 ? String(value.prefix(40)) + "…" : value
-        return short.unicodeScalars.map { $0.value >= 0x20 && $0.value != 0x7F ? String($0) : $0.escaped(asASCII: true) }.joined()
     }
 
     /// Header bytes as text: UTF-8 when they are, Latin-1 otherwise (RFC 9110 5.5's obs-text).

@@ -60,6 +60,60 @@ extension Reliability {
             #expect(error.localizedDescription.contains("server"), "\(error.localizedDescription)")
         }
 
+        /// What each transport reports for a reply that is wrong on the wire: the same code on
+        /// both, and a message that names what was wrong (the README's "Reliability" table).
+        static let wireOutcomes: [(path: String, code: URLError.Code, says: String)] = [
+            ("not-http", .badServerResponse, "not HTTP"),
+            ("both-framings", .badServerResponse, "both Transfer-Encoding and Content-Length"),
+            ("invalid-status-line", .badServerResponse, "status line is not HTTP"),
+            ("huge-header?kib=200", .badServerResponse, "header line"),
+            ("bad-content-length?value=5five", .badServerResponse, "Content-Length"),
+        ]
+
+        @Test(arguments: TestTransport.all, wireOutcomes.indices)
+        func aWrongReplyIsTheSameTypedErrorOnBothTransports(_ transport: TestTransport, row: Int) async throws {
+            let (path, code, says) = Self.wireOutcomes[row]
+            let error = try #require(await transportError(path, over: transport))
+            #expect(error.code == code, "\(path): \(error.localizedDescription)")
+            #expect(error.localizedDescription.contains(says), "\(path): \(error.localizedDescription)")
+        }
+
+        /// Past 1 MiB a URL is refused before anything is sent, with one error on both transports
+        /// (FoundationNetworking failed a 10 MB query after 3.5 s as -1000, libcurl refused the
+        /// option in its own words).
+        @Test(arguments: TestTransport.all)
+        func aURLTooLongForAnyServerIsRefusedBeforeSending(_ transport: TestTransport) async throws {
+            var endpoint = TestEndpoint.fixture("echo")
+            endpoint.task = .requestParameters(bodyParameters: nil, bodyEncoding: .json, urlParameters: ["q": String(repeating: "a", count: 10_000_000)])
+            let started = Date()
+            do {
+                _ = try await transport.router().request(endpoint)
+                Issue.record("a 10 MB URL was sent")
+            } catch NetworkError.invalidRequest(.urlTooLong(let length, let limit)) {
+                #expect(length > 10_000_000 && limit == 1 << 20)
+                #expect(NetworkError.invalidRequest(.urlTooLong(length: length, limit: limit)).localizedDescription.contains("URL is"))
+            } catch {
+                Issue.record("expected urlTooLong, got \(error)")
+            }
+            #expect(Date().timeIntervalSince(started) < 2)
+        }
+
+        /// `user:password@` in a base URL is Basic authentication on both transports (it was on
+        /// URLSession only), and never stays in the URL that errors and logs show.
+        @Test(arguments: TestTransport.all)
+        func credentialsInTheBaseURLAreBasicAuthenticationOnBothTransports(_ transport: TestTransport) async throws {
+            let fixture = try #require(TestServers.fixture)
+            var components = try #require(URLComponents(url: fixture, resolvingAgainstBaseURL: false))
+            components.user = "alice"
+            components.password = "s3cret"
+            let endpoint = TestEndpoint(baseURL: try #require(components.url), path: "echo")
+            let response = try await transport.router().request(endpoint)
+            let headers = try #require(try jsonObject(response.data)["headers"] as? [String: String])
+            #expect(headers["authorization"] == "Basic " + Data("alice:s3cret".utf8).base64EncodedString())
+            #expect(response.request.url?.user == nil)
+            #expect(response.request.url?.absoluteString.contains("s3cret") == false)
+        }
+
         @Test(arguments: TestTransport.all)
         func aHeaderLineOver100KiBIsABadServerResponse(_ transport: TestTransport) async throws {
             let error = try #require(await transportError("huge-header?kib=200", over: transport))

@@ -90,7 +90,8 @@ struct RequestBuilderTests {
     @Test(arguments: [
         ("http://h.example/b?#frag", "c", "http://h.example/b/c#frag"),
         ("http://h.example/b?q=1#frag", "c?d=2", "http://h.example/b/c?q=1&d=2#frag"),
-        ("http://user:pw@h.example:81", "c", "http://user:pw@h.example:81/c"),
+        // user:password@ becomes an Authorization header (MalformedResponseTests), never stays in the URL.
+        ("http://user:pw@h.example:81", "c", "http://h.example:81/c"),
         ("http://[::1]:81/", "/c", "http://[::1]:81/c"),
         ("HTTPS://H.example/B/", "", "https://H.example/B/"),
         ("http://h.example?q", "c", "http://h.example/c?q"),
