@@ -52,7 +52,7 @@ public enum NetworkError: Error, Sendable {
     /// The server's response, when there was one.
     public var response: Response? {
         switch self {
-        case .unacceptableStatusCode(let response), .decoding(_, let response):
+        case .unacceptableStatusCode(let response), .decoding(_, let response), .stream(.notAnEventStream(let response)):
             return response
         case .invalidRequest, .transport, .timedOut, .cancelled, .download, .stream, .underlying:
             return nil
