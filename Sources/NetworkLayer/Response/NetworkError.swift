@@ -43,7 +43,8 @@ public enum NetworkError: Error, Sendable {
     case download(DownloadError)
 
     /// A streamed body could not be read: its reader fell too far behind a transport that
-    /// cannot pause (see ``StreamError``).
+    /// cannot pause, or the answer to ``Router/events(_:options:reconnection:)`` was not an
+    /// event stream (see ``StreamError``).
     case stream(StreamError)
 
     /// Anything else a transport or plugin threw.

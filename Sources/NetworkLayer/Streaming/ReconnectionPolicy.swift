@@ -83,7 +83,8 @@ public struct ReconnectionPolicy: Sendable, Equatable {
         self.reconnectableMethods = reconnectableMethods
     }
 
-    /// Never reconnects: the stream ends with its first connection.
+    /// Never reconnects: the stream ends with its first connection, and throws the network error
+    /// that ended it, if one did.
     public static let never = ReconnectionPolicy(maximumAttempts: 0)
 
     /// The wait before the next connection, in seconds.

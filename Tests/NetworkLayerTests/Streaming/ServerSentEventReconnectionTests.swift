@@ -66,7 +66,7 @@ struct ServerSentEventReconnectionTests {
         }
         try #require(times.count == 2)
         let gap = times[1].timeIntervalSince(times[0])
-        #expect(gap >= 0.28 && gap < 1.5, "waited \(gap) s")
+        #expect(gap >= 0.28 && gap < 3, "waited \(gap) s")
     }
 
     @Test(arguments: TestTransport.all)
@@ -80,6 +80,6 @@ struct ServerSentEventReconnectionTests {
         }
         try #require(times.count == 2)
         let gap = times[1].timeIntervalSince(times[0])
-        #expect(gap >= 0.29 && gap < 1.5, "waited \(gap) s")
+        #expect(gap >= 0.29 && gap < 3, "waited \(gap) s")
     }
 }
