@@ -47,6 +47,37 @@ Routes (GET; unknown paths get 404 {"error":"no route"}):
                             events "data: x...x" (S bytes of data; 100) as fast
                             as the client reads; N events, or without end when
                             N is absent (for memory and throughput tests)
+
+Hostile and edge-case event streams (each request is logged under ?key=K, see
+/sse/connections):
+    /sse/storm?key=K        "retry: 0" and the connection closes at once, with
+                            no event (a reconnection storm for a naive client)
+        ?event=1            one event "data: storm" before the close
+    /sse/flaky?key=K&fail=N&events=E
+                            the first N requests of K are closed before any
+                            byte of an answer; later ones get events
+                            "id: i / data: event i" for i = 1..E after their
+                            Last-Event-ID, then a clean end; 204 once all
+                            E were sent
+    /sse/listen-later?key=K&port=P&after_ms=M
+                            answers {"scheduled": P} at once, and M ms later
+                            starts listening on 127.0.0.1:P (for 30 s):
+                            there every request gets "id: 1 / data: served",
+                            or 204 when it carries a Last-Event-ID; until
+                            then connections to P are refused
+    /sse/typed?key=K&status=S&type=T
+                            status S (200) with Content-Type T
+                            (application/json; "none": no Content-Type) and
+                            the body "data: parsed anyway" + blank line: an
+                            answer that is not an event stream
+    /sse/completion?key=K   any method (a chat completion is a POST): the
+                            request body is logged; events data: {"delta":
+                            "Hel"}, {"delta": "lo"} and [DONE], then a clean
+                            end, as LLM APIs stream a completion
+    /sse/connections?key=K  {"connections": n, "methods": [...],
+                            "bodies": [...], "last_event_ids": [...],
+                            "times": [...]}: every request logged under K,
+                            times in seconds since the first
     /ndjson?count=N         N lines {"id": i, "name": "item i"}, i = 1..N
         ?bad_line=L         line L is not JSON
         ?newline=, ?chunk=, ?split=, ?delay_ms=   as for /sse/sample
@@ -58,6 +89,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 # http_fixture.py sits next to this file. Python puts a script's own directory
 # first on sys.path, so this import works whatever the working directory is.
@@ -185,6 +217,8 @@ async def r_sse_resumable(req):
         raise QueryError("cut must be chunk or inside")
     last_id = req.headers.get("last-event-id")
     RESUMABLE_LOGS.setdefault(key, []).append(last_id)
+    # A POST's body is read first: closing with it unread would reset the connection.
+    await req.discard_body()
 
     start = int(last_id) + 1 if last_id is not None and last_id.isdigit() else 1
     if start > total:
@@ -257,6 +291,131 @@ async def r_sse_endless(req):
     return Response(200, EVENT_STREAM_HEADERS, stream=endless_events(count, size))
 
 
+# ---- hostile and edge-case event streams ----
+
+# key -> one record per request: method, body, Last-Event-ID, time
+CONNECTION_LOGS: dict[str, list[dict]] = {}
+
+
+async def log_request(req, *, read_body: bool = False) -> str:
+    key = req.query.get("key")
+    if not key:
+        raise QueryError("key is required")
+    body = (await req.read_body()).decode("utf-8", "replace") if read_body else None
+    CONNECTION_LOGS.setdefault(key, []).append({
+        "method": req.method, "body": body,
+        "last_event_id": req.headers.get("last-event-id"), "time": time.monotonic(),
+    })
+    return key
+
+
+async def write_whole_stream(req, body: bytes, status: int = 200, headers=EVENT_STREAM_HEADERS):
+    """The answer and a clean end, then the connection closes (Connection: close)."""
+    req.writer.write(render_head(status, headers, keep_alive=False))
+    if status != 204:
+        req.writer.write(frame(body) + LAST_CHUNK if body else LAST_CHUNK)
+    await req.writer.drain()
+    return CLOSE
+
+
+async def r_sse_storm(req):
+    await log_request(req)
+    body = b"retry: 0\n\n" + (b"data: storm\n\n" if req.query.get("event") == "1" else b"")
+    return await write_whole_stream(req, body)
+
+
+async def r_sse_flaky(req):
+    key = await log_request(req)
+    failures = int_param(req, "fail", 2)
+    total = int_param(req, "events", 3)
+    if len(CONNECTION_LOGS[key]) <= failures:
+        return CLOSE  # not a byte: the connection fails before it opens
+    last_id = req.headers.get("last-event-id")
+    start = int(last_id) + 1 if last_id is not None and last_id.isdigit() else 1
+    if start > total:
+        return Response(204)
+    return await write_whole_stream(req, b"".join(resumable_event(n) for n in range(start, total + 1)))
+
+
+async def serve_later(key: str, port: int, delay: float):
+    await asyncio.sleep(delay)
+
+    async def handle(reader, writer):
+        try:
+            head = await reader.readuntil(b"\r\n\r\n")
+            lines = head.decode("latin-1").split("\r\n")
+            method = lines[0].split(" ")[0]
+            names = {line.partition(":")[0].strip().lower(): line.partition(":")[2].strip() for line in lines[1:] if line}
+            last_id = names.get("last-event-id")
+            CONNECTION_LOGS.setdefault(key, []).append({
+                "method": method, "body": None, "last_event_id": last_id, "time": time.monotonic()})
+            if last_id is not None:
+                writer.write(render_head(204, (), keep_alive=False))
+            else:
+                writer.write(render_head(200, EVENT_STREAM_HEADERS, keep_alive=False)
+                             + frame(b"id: 1\ndata: served\n\n") + LAST_CHUNK)
+            await writer.drain()
+        except (ConnectionError, asyncio.IncompleteReadError):
+            pass
+        finally:
+            writer.close()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", port)
+    await asyncio.sleep(30)
+    server.close()
+
+
+# The listeners started by /sse/listen-later, kept so that they are not collected mid-run.
+LATER_SERVERS: set[asyncio.Task] = set()
+
+
+async def r_sse_listen_later(req):
+    key = req.query.get("key")
+    if not key:
+        raise QueryError("key is required")
+    port = int_param(req, "port", None, minimum=1024)
+    if port is None:
+        raise QueryError("port is required")
+    task = asyncio.get_running_loop().create_task(serve_later(key, port, int_param(req, "after_ms", 500) / 1000))
+    LATER_SERVERS.add(task)
+    task.add_done_callback(LATER_SERVERS.discard)
+    return json_response(200, {"scheduled": port})
+
+
+async def r_sse_typed(req):
+    await log_request(req)
+    status = int_param(req, "status", 200, minimum=200)
+    content_type = req.query.get("type", "application/json")
+    headers = (("Transfer-Encoding", "chunked"),)
+    if content_type != "none":
+        headers = (("Content-Type", content_type), *headers)
+    return await write_whole_stream(req, b"data: parsed anyway\n\n", status=status, headers=headers)
+
+
+COMPLETION_EVENTS = (
+    b'data: {"delta": "Hel"}\n\n',
+    b'data: {"delta": "lo"}\n\n',
+    b"data: [DONE]\n\n",
+)
+
+
+async def r_sse_completion(req):
+    await log_request(req, read_body=True)
+    return await write_whole_stream(req, b"".join(COMPLETION_EVENTS))
+
+
+async def r_sse_connections(req):
+    log = CONNECTION_LOGS.get(req.query.get("key", ""), [])
+    first = log[0]["time"] if log else 0
+    return json_response(200, {
+        "connections": len(log),
+        "methods": [entry["method"] for entry in log],
+        "bodies": [entry["body"] for entry in log],
+        "last_event_ids": [entry["last_event_id"] for entry in log],
+        "times": [round(entry["time"] - first, 4) for entry in log],
+    })
+
+
 # ---- newline-delimited JSON ----
 
 async def r_ndjson(req):
@@ -281,6 +440,12 @@ ROUTES = {
     "/sse/error": r_sse_error,
     "/sse/stall": r_sse_stall,
     "/sse/endless": r_sse_endless,
+    "/sse/storm": r_sse_storm,
+    "/sse/flaky": r_sse_flaky,
+    "/sse/listen-later": r_sse_listen_later,
+    "/sse/typed": r_sse_typed,
+    "/sse/completion": r_sse_completion,
+    "/sse/connections": r_sse_connections,
     "/ndjson": r_ndjson,
 }
 

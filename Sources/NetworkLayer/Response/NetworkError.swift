@@ -43,7 +43,8 @@ public enum NetworkError: Error, Sendable {
     case download(DownloadError)
 
     /// A streamed body could not be read: its reader fell too far behind a transport that
-    /// cannot pause (see ``StreamError``).
+    /// cannot pause, or the answer to ``Router/events(_:options:reconnection:)`` was not an
+    /// event stream (see ``StreamError``).
     case stream(StreamError)
 
     /// Anything else a transport or plugin threw.
@@ -52,7 +53,7 @@ public enum NetworkError: Error, Sendable {
     /// The server's response, when there was one.
     public var response: Response? {
         switch self {
-        case .unacceptableStatusCode(let response), .decoding(_, let response):
+        case .unacceptableStatusCode(let response), .decoding(_, let response), .stream(.notAnEventStream(let response)):
             return response
         case .invalidRequest, .transport, .timedOut, .cancelled, .download, .stream, .underlying:
             return nil

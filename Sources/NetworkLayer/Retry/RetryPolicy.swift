@@ -121,9 +121,8 @@ public struct RetryPolicy: Sendable {
         if let retryAfter = attempt.response?.retryAfter {
             return clamp(retryAfter.delay(from: now))
         }
-        let backoff = backoffScale * pow(backoffBase, Double(attempt.retryCount))
-        // Settings are the caller's: a jitter outside 0...1 (or NaN) is clamped, not trusted.
-        let spread = jitter.isFinite ? min(max(jitter, 0), 1) : 0
+        let backoff = Backoff.exponential(scale: backoffScale, base: backoffBase, exponent: attempt.retryCount)
+        let spread = Backoff.spread(jitter)
         return clamp(backoff * (1 + (spread > 0 ? Double.random(in: -spread...spread) : 0)))
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a streamed body could not be read: as lines, server-sent events or JSON lines, or at all
-/// because its reader fell too far behind.
+/// because its reader fell too far behind or the answer was not an event stream.
 ///
 /// The parsers hold at most one line (and, for server-sent events, one event) in memory, so a
 /// server that never ends a line cannot make the process grow without bound: past the limit,
@@ -35,6 +35,13 @@ public enum StreamError: Error, Sendable {
     /// ``BodyStream/hardLimit``; the transfer was stopped rather than buffered without bound.
     /// A transport that pauses (the libcurl one) never fails this way.
     case consumerTooSlow(bufferedBytes: Int)
+
+    /// The answer to ``Router/events(_:options:reconnection:)`` is not an event stream: its status
+    /// is not 200, or its `Content-Type` is not `text/event-stream`. The WHATWG standard says to
+    /// "fail the connection": the stream ends with this error and does not reconnect. The
+    /// response keeps the status, the headers and the body (its first 1 MiB), which is often
+    /// the server's explanation (a JSON error, a login page).
+    case notAnEventStream(Response)
 }
 
 extension StreamError: LocalizedError {
@@ -49,6 +56,10 @@ extension StreamError: LocalizedError {
             return "Line \(line) of the stream could not be decoded: \(NetworkError.describe(error))."
         case .consumerTooSlow(let bytes):
             return "The stream was stopped: its reader fell \(bytes) bytes behind a transport that cannot pause."
+        case .notAnEventStream(let response):
+            // No body bytes here: a description may be logged, and the body may hold a secret.
+            let type = response.header("Content-Type").map { "Content-Type \($0.prefix(100))" } ?? "no Content-Type"
+            return "The answer is not an event stream (status \(response.statusCode), \(type)): the stream ends without reconnecting."
         }
     }
 }

@@ -102,9 +102,30 @@ enum StreamingSnippets {
         let events = router.events(
             .scores,
             options: StreamOptions(idleTimeout: 45),
-            reconnection: ReconnectionPolicy(delay: 1, maximumAttempts: 20))
+            reconnection: ReconnectionPolicy(delay: 5, maximumAttempts: 20, maximumDelay: 120))
         // snippet.end
         _ = events
+    }
+
+    static func chatCompletion(router: Router<LiveApi>) async throws -> String {
+        // snippet.start streaming-chat-completion
+        struct Delta: Decodable {
+            let text: String
+        }
+
+        var answer = ""
+        do {
+            for try await event in router.events(.completion(prompt: "Hello"), options: StreamOptions(idleTimeout: 30)) {
+                if event.data == "[DONE]" { break }  // the answer is complete; leaving the loop closes the connection
+                answer += try JSONDecoder().decode(Delta.self, from: Data(event.data.utf8)).text
+            }
+        } catch NetworkError.unacceptableStatusCode(let response) {
+            print(response.statusCode, response.text)  // 401, 429 …: the API's JSON error
+        } catch NetworkError.stream(.notAnEventStream(let response)) {
+            print("not a stream:", response.header("Content-Type") ?? "none", response.text)
+        }
+        // snippet.end
+        return answer
     }
 
     static func completion(router: Router<LiveApi>) {

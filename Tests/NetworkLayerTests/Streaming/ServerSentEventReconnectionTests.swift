@@ -23,7 +23,7 @@ struct ServerSentEventReconnectionTests {
         let router = RouterStreamTests.router(transport)
         let events = router.events(
             RouterStreamTests.endpoint("sse/resumable?key=\(key)&events=10&drop_after=3"),
-            reconnection: ReconnectionPolicy(delay: 0.05))
+            reconnection: ReconnectionPolicy(delay: 0.05, minimumDelay: 0.05))
         var received: [ServerSentEvent] = []
         for try await event in events { received.append(event) }
         #expect(received.map(\.data) == (1...10).map { "event \($0)" })
@@ -58,7 +58,7 @@ struct ServerSentEventReconnectionTests {
     @Test(arguments: TestTransport.all)
     func theServersRetryIsTheWaitBeforeReconnecting(_ transport: TestTransport) async throws {
         let events = RouterStreamTests.router(transport).events(
-            RouterStreamTests.endpoint("sse/retry?ms=300"), reconnection: ReconnectionPolicy(delay: 5))
+            RouterStreamTests.endpoint("sse/retry?ms=300"), reconnection: ReconnectionPolicy(delay: 5, minimumDelay: 0.1))
         var times: [Date] = []
         for try await _ in events {
             times.append(Date())
@@ -67,5 +67,19 @@ struct ServerSentEventReconnectionTests {
         try #require(times.count == 2)
         let gap = times[1].timeIntervalSince(times[0])
         #expect(gap >= 0.28 && gap < 3, "waited \(gap) s")
+    }
+
+    @Test(arguments: TestTransport.all)
+    func aRetryBelowTheFloorWaitsTheFloor(_ transport: TestTransport) async throws {
+        let events = RouterStreamTests.router(transport).events(
+            RouterStreamTests.endpoint("sse/retry?ms=0"), reconnection: ReconnectionPolicy(delay: 0, minimumDelay: 0.3))
+        var times: [Date] = []
+        for try await _ in events {
+            times.append(Date())
+            if times.count == 2 { break }
+        }
+        try #require(times.count == 2)
+        let gap = times[1].timeIntervalSince(times[0])
+        #expect(gap >= 0.29 && gap < 3, "waited \(gap) s")
     }
 }
