@@ -77,7 +77,7 @@ extension HTTPCache {
         let headers = StoredHeaders(storableFieldsOf: response)
         for name in ["Location", "Content-Location"] {
             guard let value = headers[name], let target = URL(string: value, relativeTo: key.url)?.absoluteURL,
-                RequestKey.sameOrigin(target, key.url)
+                Origin(key.url).contains(target)
             else { continue }
             invalidate(target)
         }
