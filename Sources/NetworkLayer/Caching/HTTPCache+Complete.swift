@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 
 extension HTTPCache {
-    /// Takes the server's answer to a request that ``lookup(_:policy:)`` let through, and returns
+    /// Takes the server's answer to a request that ``lookup(_:policy:redaction:addedHeaders:)`` let through, and returns
     /// the response to deliver with its outcome.
     ///
     /// - A `304` to a conditional request updates the stored response's headers (RFC 9111

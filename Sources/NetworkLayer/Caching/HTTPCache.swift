@@ -7,14 +7,20 @@ import FoundationNetworking
 /// every platform.
 ///
 /// It decides and stores; it never sends. A caller (the router's cache stage, or your own
-/// transport wrapper) asks ``lookup(_:policy:)`` what to do with a request, sends what it is told
-/// to send, and hands the answer to ``complete(_:with:)``:
+/// transport wrapper) asks ``lookup(_:policy:redaction:addedHeaders:)`` what to do with a
+/// request, sends what it is told to send, and hands the answer to ``complete(_:with:)``. The
+/// lookup is given what the transport adds on the wire, so that a session's cookies are part of
+/// the key; a transport that cannot say is not cached:
 ///
 /// ```swift
 /// let cache = try HTTPCache(configuration: .init())
 ///
 /// func send(_ request: URLRequest) async throws -> (Response, CacheOutcome) {
-///     switch cache.lookup(request, policy: .useProtocolCachePolicy) {
+///     guard let added = transport.headersAdded(to: request) else {
+///         let (data, http) = try await transport.send(request)   // credentials unknown: no cache
+///         return (Response(request: request, httpResponse: http, data: data), .network)
+///     }
+///     switch cache.lookup(request, policy: .useProtocolCachePolicy, redaction: .default, addedHeaders: added) {
 ///     case .hit(let response, let outcome):
 ///         return (response, outcome)                       // nothing sent
 ///     case .send(let request, let pending):                // a plain or a conditional request
