@@ -28,6 +28,10 @@ Routes (GET and HEAD unless noted):
     /cache/vary/{key}                     Vary: Accept-Language, max-age=60; the body names
                                           the Accept-Language it was sent
     /cache/private/{key}                  Cache-Control: private, max-age=60
+    /cache/whoami/{key}                   Cache-Control: private, max-age=60; the body echoes
+                                          the credentials the request carried
+                                          ("authorization", "x-auth-token", "x-api-key",
+                                          "cookie"): who the server answered
     Every route above also takes ?delay_ms=N: the answer waits N ms after the hit is
     counted, so that requests overlap (in-flight deduplication).
     /cache/stats/{key}                    {"hits", "full", "not_modified", "methods",
@@ -155,6 +159,12 @@ async def route(req):
         return _full(req, stats, key, (("Cache-Control", "max-age=60"), ("Vary", "Accept-Language")))
     if kind == "private":
         return _full(req, stats, key, (("Cache-Control", "private, max-age=60"),))
+    if kind == "whoami":
+        stats["full"] += 1
+        body = {"key": key, "hit": stats["hits"]}
+        for name in ("authorization", "x-auth-token", "x-api-key", "cookie"):
+            body[name] = req.headers.get(name)
+        return json_response(200, body, (("Cache-Control", "private, max-age=60"),))
     stats["hits"] -= 1  # an unknown route is not a hit of anything
     stats["methods"].pop()
     return NOT_FOUND

@@ -17,6 +17,8 @@ private final class RefusingTransport: HTTPTransport, @unchecked Sendable {
         lock.withLock { sent.append(request) }
         throw URLError(.notConnectedToInternet)
     }
+
+    func headersAdded(to request: URLRequest) -> HTTPHeaders? { [:] }
 }
 
 /// Offline mode: no credential, every answer from the bundled samples, through the same router.

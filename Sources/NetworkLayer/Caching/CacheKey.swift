@@ -49,8 +49,14 @@ struct RequestKey: Sendable {
     let url: URL
 
     /// `nil` for a request without a URL or with one that is not http(s).
-    /// - Parameter credentialHeaders: Lower-cased names of the headers that carry a credential.
-    init?(_ request: URLRequest, credentialHeaders: [String]) {
+    ///
+    /// - Parameters:
+    ///   - added: The headers the transport adds on the wire (``HTTPTransport/headersAdded(to:)``),
+    ///     keyed as if the request carried them: where the request has the same header, both
+    ///     values count, so the key is never less specific than what is sent.
+    ///   - isCredential: Whether a lower-cased header name carries a credential
+    ///     (``Redaction/isCredentialHeader(_:)``).
+    init?(_ request: URLRequest, adding added: HTTPHeaders = [:], isCredential: (String) -> Bool) {
         // One URLComponents per request: it is the costliest part of a lookup.
         guard let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
             let normalized = Self.normalizedURL(components)
@@ -63,11 +69,15 @@ struct RequestKey: Sendable {
             // Two spellings of one name: combine them as a list, as HTTP would on the wire.
             headers[lowercased] = headers[lowercased].map { $0 + "," + value } ?? value
         }
+        for (name, value) in added {
+            let lowercased = name.lowercased()
+            headers[lowercased] = headers[lowercased].map { $0 + "," + value } ?? value
+        }
         self.headers = headers
         let method = (request.httpMethod ?? "GET").uppercased()
         primary = PrimaryKey(
             method: method, url: SHA256.hash(normalized),
-            credential: Self.credentialFingerprint(headers: headers, components: components, names: credentialHeaders))
+            credential: Self.credentialFingerprint(headers: headers, components: components, isCredential: isCredential))
     }
 
     /// The value of the request header `name` (lower-cased).
@@ -104,7 +114,7 @@ struct RequestKey: Sendable {
     /// The scheme and host lower-cased, the default port and the fragment removed, an empty
     /// path written `/`. The query is kept as it is: its order and escapes may matter to the
     /// server. `user:password@` is not part of it: it is a credential (see
-    /// ``credentialFingerprint(headers:components:names:)``). `nil` unless the URL is http or
+    /// ``credentialFingerprint(headers:components:isCredential:)``). `nil` unless the URL is http or
     /// https with a host.
     static func normalizedURL(_ url: URL) -> String? {
         URLComponents(url: url, resolvingAgainstBaseURL: true).flatMap(normalizedURL)
@@ -125,17 +135,19 @@ struct RequestKey: Sendable {
         return text
     }
 
-    /// A digest of the request's credentials: the values of the `headers` named in `names`
-    /// (both lower-cased) and the URL's `user:password@`. ``SHA256Digest/zero`` when the
-    /// request carries none.
+    /// A digest of the request's credentials: the values of the `headers` (by lower-cased
+    /// name) that `isCredential` names, and the URL's `user:password@`. ``SHA256Digest/zero``
+    /// when the request carries none.
     ///
     /// Authenticated responses are thereby stored per credential and never served to a request
     /// with another one, and the secret itself is never kept.
-    static func credentialFingerprint(headers: [String: String], components: URLComponents, names: [String]) -> SHA256Digest {
+    static func credentialFingerprint(
+        headers: [String: String], components: URLComponents, isCredential: (String) -> Bool
+    ) -> SHA256Digest {
         var hasher = SHA256()
         var found = false
-        // Sorted, so that the configuration's order does not change the fingerprint.
-        for name in names.sorted() {
+        // Sorted, so that the order of the headers does not change the fingerprint.
+        for name in headers.keys.sorted() where isCredential(name) {
             guard let value = headers[name] else { continue }
             found = true
             hasher.update(Array(name.utf8) + [0] + Array(value.utf8) + [0])
@@ -147,17 +159,5 @@ struct RequestKey: Sendable {
             hasher.update(Array((components.percentEncodedPassword ?? "").utf8) + [0])
         }
         return found ? hasher.finalize() : .zero
-    }
-
-    /// Whether two URLs share scheme, host and port (RFC 6454), for `Location` invalidation.
-    static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
-        func origin(_ url: URL) -> String? {
-            guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
-                let scheme = components.scheme?.lowercased(), let host = components.percentEncodedHost?.lowercased()
-            else { return nil }
-            return "\(scheme)://\(host):\(components.port ?? (scheme == "https" ? 443 : 80))"
-        }
-        guard let left = origin(lhs) else { return false }
-        return left == origin(rhs)
     }
 }

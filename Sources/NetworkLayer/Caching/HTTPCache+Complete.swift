@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 
 extension HTTPCache {
-    /// Takes the server's answer to a request that ``lookup(_:policy:)`` let through, and returns
+    /// Takes the server's answer to a request that ``lookup(_:policy:redaction:addedHeaders:)`` let through, and returns
     /// the response to deliver with its outcome.
     ///
     /// - A `304` to a conditional request updates the stored response's headers (RFC 9111
@@ -77,7 +77,7 @@ extension HTTPCache {
         let headers = StoredHeaders(storableFieldsOf: response)
         for name in ["Location", "Content-Location"] {
             guard let value = headers[name], let target = URL(string: value, relativeTo: key.url)?.absoluteURL,
-                RequestKey.sameOrigin(target, key.url)
+                Origin(key.url).contains(target)
             else { continue }
             invalidate(target)
         }

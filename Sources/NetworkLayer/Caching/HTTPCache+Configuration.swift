@@ -3,9 +3,11 @@ import Foundation
 extension HTTPCache {
     /// Where an ``HTTPCache`` keeps responses, how many bytes, and what it treats as a credential.
     ///
-    /// By default: 8 MiB in memory, no disk, entries up to 2 MiB, `Authorization`,
-    /// `Proxy-Authorization`, `Cookie` and `X-Api-Key` as credentials, heuristic freshness of
-    /// 10 % of the time since `Last-Modified` (at most a day), and the system clock.
+    /// By default: 8 MiB in memory, no disk, entries up to 2 MiB, heuristic freshness of 10 % of
+    /// the time since `Last-Modified` (at most a day), and the system clock. Which headers are
+    /// credentials is not the cache's to say: the package has one list,
+    /// ``Redaction/credentialHeaders``, extended by the redaction a lookup is given (a router
+    /// gives its ``Router/redaction``).
     ///
     /// ```swift
     /// let folder = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
@@ -24,11 +26,18 @@ extension HTTPCache {
         /// The largest body stored; larger responses are passed through and not stored.
         /// 2 MiB by default.
         public var maximumEntrySize: Int
-        /// Request headers that carry a credential, compared case-insensitively. Responses to
-        /// requests that carry any of them are stored per value (as a SHA-256 fingerprint, never
-        /// the value), so an authenticated response is never served for another credential.
-        /// `Authorization`, `Proxy-Authorization`, `Cookie` and `X-Api-Key` by default.
-        public var credentialHeaders: Set<String>
+        /// Request headers the cache treats as credentials besides ``Redaction/credentialHeaders``
+        /// and the names of the redaction a lookup is given; empty by default.
+        @available(
+            *, deprecated,
+            message: "Name credential headers in the router's Redaction, or pass one to lookup(_:policy:redaction:addedHeaders:)."
+        )
+        public var credentialHeaders: Set<String> {
+            get { extraCredentialHeaders }
+            set { extraCredentialHeaders = newValue }
+        }
+        /// What the deprecated ``credentialHeaders`` holds.
+        var extraCredentialHeaders: Set<String> = []
         /// Freshness for responses that state none; ``HeuristicFreshness/default`` by default.
         public var heuristicFreshness: HeuristicFreshness
         /// The current time; `Date()` by default. Tests inject a clock they move by hand.
@@ -40,7 +49,6 @@ extension HTTPCache {
             directory: URL? = nil,
             diskCapacity: Int = 64 * 1_048_576,
             maximumEntrySize: Int = 2 * 1_048_576,
-            credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "x-api-key"],
             heuristicFreshness: HeuristicFreshness = .default,
             clock: @escaping @Sendable () -> Date = { Date() }
         ) {
@@ -48,9 +56,28 @@ extension HTTPCache {
             self.directory = directory
             self.diskCapacity = diskCapacity
             self.maximumEntrySize = maximumEntrySize
-            self.credentialHeaders = credentialHeaders
             self.heuristicFreshness = heuristicFreshness
             self.clock = clock
+        }
+
+        /// Creates a configuration that also treats `credentialHeaders` as credentials.
+        @available(
+            *, deprecated,
+            message: "Name credential headers in the router's Redaction, or pass one to lookup(_:policy:redaction:addedHeaders:)."
+        )
+        public init(
+            memoryCapacity: Int = 8 * 1_048_576,
+            directory: URL? = nil,
+            diskCapacity: Int = 64 * 1_048_576,
+            maximumEntrySize: Int = 2 * 1_048_576,
+            credentialHeaders: Set<String>,
+            heuristicFreshness: HeuristicFreshness = .default,
+            clock: @escaping @Sendable () -> Date = { Date() }
+        ) {
+            self.init(
+                memoryCapacity: memoryCapacity, directory: directory, diskCapacity: diskCapacity,
+                maximumEntrySize: maximumEntrySize, heuristicFreshness: heuristicFreshness, clock: clock)
+            extraCredentialHeaders = credentialHeaders
         }
     }
 }

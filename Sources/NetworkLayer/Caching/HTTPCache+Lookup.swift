@@ -27,8 +27,15 @@ extension HTTPCache {
         /// `nil` for a request the cache cannot key (no http(s) URL).
         let key: RequestKey?
         let requestTime: Date
-        let mayStore: Bool
+        var mayStore: Bool
         let validating: StoredResponse?
+
+        /// This, with nothing of its answer to be stored.
+        func notStoring() -> Pending {
+            var pending = self
+            pending.mayStore = false
+            return pending
+        }
     }
 
     /// Decides how `request` is answered under `policy`. Never blocks on the network; reads a
@@ -38,12 +45,21 @@ extension HTTPCache {
     ///   - request: The request as it will be sent, headers included: the credential headers
     ///     and those a stored response's `Vary` names are part of the key.
     ///   - policy: ``Policy/useProtocolCachePolicy`` (RFC 9111) by default.
+    ///   - redaction: Names the headers that carry credentials, with
+    ///     ``Redaction/credentialHeaders`` (``Redaction/isCredentialHeader(_:)``); the router
+    ///     passes its ``Router/redaction``. ``Redaction/default`` unless given.
+    ///   - addedHeaders: The headers your transport will add to `request` by itself
+    ///     (``HTTPTransport/headersAdded(to:)``: a session's cookies); part of the key as if the
+    ///     request carried them, but not added to the request returned to send. None by default.
     /// - Returns: ``Lookup/hit(_:_:)`` with a stored response, ``Lookup/send(_:_:)`` with the
     ///   request to send, or ``Lookup/notCached``.
-    public func lookup(_ request: URLRequest, policy: Policy = .useProtocolCachePolicy) -> Lookup {
+    public func lookup(
+        _ request: URLRequest, policy: Policy = .useProtocolCachePolicy, redaction: Redaction = .default,
+        addedHeaders: HTTPHeaders = [:]
+    ) -> Lookup {
         let now = configuration.clock()
         let method = (request.httpMethod ?? "GET").uppercased()
-        let key = RequestKey(request, credentialHeaders: credentialHeaders)
+        let key = requestKey(request, redaction: redaction, addedHeaders: addedHeaders)
         guard let key, policy != .bypass, CacheRules.cacheableMethods.contains(method), !CacheRules.isCallersConditional(key)
         else {
             // Passed through; complete(_:with:) still invalidates after an unsafe method.
@@ -75,6 +91,13 @@ extension HTTPCache {
         return .send(
             conditional,
             Pending(request: request, method: method, key: key, requestTime: now, mayStore: !directives.noStore, validating: stored))
+    }
+
+    /// The key of `request` as it reaches the wire: `addedHeaders` with its own, credentials as
+    /// `redaction` names them.
+    func requestKey(_ request: URLRequest, redaction: Redaction, addedHeaders: HTTPHeaders) -> RequestKey? {
+        let extra = extraCredentialHeaders
+        return RequestKey(request, adding: addedHeaders) { redaction.isCredentialHeader(lowercased: $0) || extra.contains($0) }
     }
 
     /// RFC 9111 §4.2 and §5.2 for ``Policy/useProtocolCachePolicy`` and

@@ -7,14 +7,20 @@ import FoundationNetworking
 /// every platform.
 ///
 /// It decides and stores; it never sends. A caller (the router's cache stage, or your own
-/// transport wrapper) asks ``lookup(_:policy:)`` what to do with a request, sends what it is told
-/// to send, and hands the answer to ``complete(_:with:)``:
+/// transport wrapper) asks ``lookup(_:policy:redaction:addedHeaders:)`` what to do with a
+/// request, sends what it is told to send, and hands the answer to ``complete(_:with:)``. The
+/// lookup is given what the transport adds on the wire, so that a session's cookies are part of
+/// the key; a transport that cannot say is not cached:
 ///
 /// ```swift
 /// let cache = try HTTPCache(configuration: .init())
 ///
 /// func send(_ request: URLRequest) async throws -> (Response, CacheOutcome) {
-///     switch cache.lookup(request, policy: .useProtocolCachePolicy) {
+///     guard let added = transport.headersAdded(to: request) else {
+///         let (data, http) = try await transport.send(request)   // credentials unknown: no cache
+///         return (Response(request: request, httpResponse: http, data: data), .network)
+///     }
+///     switch cache.lookup(request, policy: .useProtocolCachePolicy, redaction: .default, addedHeaders: added) {
 ///     case .hit(let response, let outcome):
 ///         return (response, outcome)                       // nothing sent
 ///     case .send(let request, let pending):                // a plain or a conditional request
@@ -38,8 +44,11 @@ import FoundationNetworking
 ///   the request or the response, or `Vary: *`; `Set-Cookie` and hop-by-hop headers are dropped.
 ///   A request with its own `If-…` or `Range` header passes through untouched.
 /// - **Keys.** Method, normalised URL, the request headers the response's `Vary` names, and a
-///   SHA-256 fingerprint of the request's credentials (``Configuration/credentialHeaders``), so
-///   authenticated responses are never served across credentials.
+///   SHA-256 fingerprint of every credential that reaches the wire: the request's credential
+///   headers (``Redaction/isCredentialHeader(_:)`` of the lookup's redaction), the headers the
+///   transport adds itself (a session's cookies, ``HTTPTransport/headersAdded(to:)``) and a
+///   URL's `user:password@`. Authenticated responses are never served across credentials; a
+///   router whose transport cannot say what it adds neither answers from the cache nor stores.
 /// - **Invalidation.** A `POST`, `PUT`, `DELETE` or `PATCH` answered with a 2xx or 3xx removes the
 ///   stored responses of its URL and of a same-origin `Location` or `Content-Location`.
 /// - **Storage.** Memory and disk each have a byte limit and evict the least recently used
@@ -53,8 +62,8 @@ public final class HTTPCache: Sendable {
     public let configuration: Configuration
     let memory: MemoryStore?
     let disk: DiskStore?
-    /// ``Configuration/credentialHeaders``, lower-cased and sorted once.
-    let credentialHeaders: [String]
+    /// The deprecated ``Configuration/credentialHeaders``, lower-cased once.
+    let extraCredentialHeaders: Set<String>
 
     /// Creates a cache, opening (and creating) the disk folder when the configuration has one.
     ///
@@ -73,7 +82,7 @@ public final class HTTPCache: Sendable {
 
     private init(configuration: Configuration, disk: DiskStore?) {
         self.configuration = configuration
-        credentialHeaders = Set(configuration.credentialHeaders.map { $0.lowercased() }).sorted()
+        extraCredentialHeaders = Set(configuration.extraCredentialHeaders.map { $0.lowercased() })
         memory = configuration.memoryCapacity > 0 ? MemoryStore(capacity: configuration.memoryCapacity) : nil
         self.disk = disk
     }

@@ -1,5 +1,5 @@
 /// How one endpoint is authorized, by ``EndPointType/authorizationType``: Moya's
-/// `AuthorizationType`, plus ``plugin``, the default.
+/// `AuthorizationType`, plus ``plugin``; `nil` (no credential) by default.
 ///
 /// `nil` means no credential at all: ``AccessTokenPlugin`` and ``CredentialsPlugin`` leave the
 /// request alone, so a login or a public endpoint never sends a token.
@@ -16,10 +16,11 @@
 /// }
 /// ```
 ///
-/// An endpoint that does not implement the requirement gets ``plugin``: every endpoint is
-/// authorized as the plugin says, which is what a router with an ``AccessTokenPlugin`` did
-/// before this requirement existed. (Moya's default is the opposite: no token unless the target
-/// conforms to `AccessTokenAuthorizable`.)
+/// An endpoint that does not implement the requirement gets `nil`: no credential unless the
+/// endpoint asks for one, as in Moya, where only a target that conforms to
+/// `AccessTokenAuthorizable` gets a token. (Before, the default was ``plugin``: every endpoint,
+/// a third party's in a ``MultiTarget`` included, got the token. Implement the requirement on
+/// the endpoints of your own API.)
 public enum AuthorizationType: Sendable, Hashable {
     /// As the plugin was made: ``AccessTokenPlugin/placement`` for a token (`Bearer`, another
     /// header, or a query parameter), Basic for ``CredentialsPlugin``.
@@ -45,6 +46,6 @@ public enum AuthorizationType: Sendable, Hashable {
 }
 
 extension EndPointType {
-    /// ``AuthorizationType/plugin``: authorized as the router's plugin was made.
-    public var authorizationType: AuthorizationType? { .plugin }
+    /// `nil`: no token and no credentials, unless the endpoint implements the requirement.
+    public var authorizationType: AuthorizationType? { nil }
 }

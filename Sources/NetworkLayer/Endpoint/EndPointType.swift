@@ -94,9 +94,11 @@ public protocol EndPointType: Sendable {
     /// status or headers.
     var sampleResponse: StubResponse { get }
 
-    /// How this endpoint is authorized: ``AuthorizationType/plugin`` by default, the scheme the
-    /// router's ``AccessTokenPlugin`` or ``CredentialsPlugin`` was made with; `nil` for no
-    /// credential at all (a login, a public endpoint). Moya's `AccessTokenAuthorizable`.
+    /// How this endpoint is authorized: ``AuthorizationType/plugin`` for the scheme the router's
+    /// ``AccessTokenPlugin`` or ``CredentialsPlugin`` was made with, another scheme, or `nil`
+    /// for no credential at all (a login, a public endpoint, another company's API). `nil` by
+    /// default: an endpoint gets a credential only when it asks for one, as with Moya's
+    /// `AccessTokenAuthorizable`.
     var authorizationType: AuthorizationType? { get }
 }
 

@@ -3,26 +3,43 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Adds a bearer token or API key to every request, from an async provider, and refreshes it
-/// once when the server answers 401.
+/// Adds a bearer token or API key to the requests of the endpoints that ask for one, from an
+/// async source asked for every request, and refreshes it once when the server answers 401.
 ///
-/// Each endpoint says how it is authorized (``EndPointType/authorizationType``): by default as
-/// ``placement`` says; `nil` for no token at all (a login, a public endpoint); or
-/// `Authorization: Bearer`, `Basic` or a custom scheme for that endpoint only.
+/// Who receives the token, all three must hold:
+/// - **The endpoint asks for it.** Its ``EndPointType/authorizationType`` says how: ``AuthorizationType/plugin``
+///   as ``placement`` says, or `Authorization: Bearer`, `Basic` or a custom scheme for that
+///   endpoint only. An endpoint that does not implement the requirement gets `nil`, no token, as
+///   in Moya, where only an `AccessTokenAuthorizable` target gets one: a third-party endpoint in
+///   a ``MultiTarget`` never sees your token.
+/// - **Its request goes to an allowed origin** (scheme, host and port). ``origins`` when given;
+///   otherwise the origin of the URL the router built for the endpoint (its base URL after the
+///   router's mapping), so that a URL changed by another plugin gets nothing.
+/// - **It stays there.** A redirect that leaves the origin drops the token's header (it is in
+///   the plugin's ``redaction``); a token in the query stays on the URL it was added to.
 ///
-/// Concurrent requests that hit 401 together share one refresh: 50 requests with an expired
-/// token cause one call of `refresh`, then each is replayed once with the new token. If the
-/// refresh fails, every one of them fails with the refresh error
-/// (``NetworkError/underlying(_:)``).
+/// The token source is asked for every request, so a token you replace (after a login, or in a
+/// keychain) is the one the next request sends; it may be `async`. Concurrent requests that hit
+/// 401 together share one refresh: 50 requests with an expired token cause one call of
+/// `refresh`, then each is replayed once with the new token. Store the refreshed token where the
+/// source reads it; until the source answers something new, the plugin sends the refreshed token
+/// in place of the one it replaced. If the refresh fails, every one of them fails with the
+/// refresh error (``NetworkError/underlying(_:)``).
 ///
 /// ```swift
+/// let api = URL(string: "https://api.example.com")!
 /// let auth = AccessTokenPlugin(
+///     origins: [api],
 ///     token: { try await keychain.accessToken() },
 ///     refresh: { expired in try await authService.refresh(expired) })
 /// let router = Router<MovieApi>(plugins: [auth])
 ///
+/// extension MovieApi {
+///     var authorizationType: AuthorizationType? { self == .login ? nil : .plugin }
+/// }
+///
 /// // An API key in the query instead: ?api_key=…
-/// let key = AccessTokenPlugin(placement: .queryParameter("api_key"), token: { apiKey })
+/// let key = AccessTokenPlugin(placement: .queryParameter("api_key"), origins: [api], token: { apiKey })
 /// ```
 public struct AccessTokenPlugin: PluginType {
     /// Where the token goes.
@@ -37,22 +54,33 @@ public struct AccessTokenPlugin: PluginType {
 
     /// Where the token goes.
     public let placement: Placement
+    /// The URLs whose origins (scheme, host, port; the path does not matter) may receive the
+    /// token; `nil` for the origin of the URL the router built for each endpoint.
+    public let origins: [URL]?
+    private let allowed: Set<Origin>?
     private let store: TokenStore
 
     /// Creates the plugin.
     ///
     /// - Parameters:
     ///   - placement: Where the token goes; `.bearer` by default.
-    ///   - token: Returns the current token; called for the first request, then again only
-    ///     after a failed refresh.
+    ///   - origins: The URLs of the servers that may receive the token (`https://api.example.com`);
+    ///     only their scheme, host and port count. `nil` (the default) allows, for each request,
+    ///     the origin of the URL the router built for its endpoint. Name them whenever one
+    ///     router sends to more than one server.
+    ///   - token: Returns the current token; asked for every request that gets one (and not
+    ///     for those that get none).
     ///   - refresh: Returns a new token for an expired one; `nil` (the default) means a 401 is
     ///     final.
     public init(
         placement: Placement = .bearer,
+        origins: [URL]? = nil,
         token: @escaping @Sendable () async throws -> String,
         refresh: (@Sendable (_ expired: String) async throws -> String)? = nil
     ) {
         self.placement = placement
+        self.origins = origins
+        self.allowed = origins.map { Set($0.map(Origin.init)) }
         self.store = TokenStore(fetch: token, refresh: refresh)
     }
 
@@ -68,10 +96,11 @@ public struct AccessTokenPlugin: PluginType {
     }
 
     /// Adds the current token to the request, as the endpoint's
-    /// ``EndPointType/authorizationType`` says; nothing (and no call of the token provider)
-    /// when that is `nil`.
+    /// ``EndPointType/authorizationType`` says; nothing (and no call of the token source) when
+    /// that is `nil` or the request's origin is not allowed (see ``origins``).
     public func prepare(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
-        guard let authorization = context.target.authorizationType else { return request }
+        guard let authorization = context.target.authorizationType, let url = request.url, allows(url, context: context)
+        else { return request }
         let token = try await store.current()
         var request = request
         switch (authorization.scheme, placement) {
@@ -97,6 +126,13 @@ public struct AccessTokenPlugin: PluginType {
         return try await store.refresh(replacing: sent)
     }
 
+    /// Whether `url` is in an allowed origin: one of ``origins``, or the one the router built
+    /// the request for.
+    private func allows(_ url: URL, context: RequestContext) -> Bool {
+        if let allowed { return allowed.contains { $0.contains(url) } }
+        return Origin(context.requestURL ?? context.target.baseURL).contains(url)
+    }
+
     private func token(in request: URLRequest, authorization: AuthorizationType) -> String? {
         switch (authorization.scheme, placement) {
         case (let scheme?, _):
@@ -118,13 +154,15 @@ public struct AccessTokenPlugin: PluginType {
     }
 }
 
-/// The current token and at most one refresh in flight.
+/// Asks the token source for every request, and runs at most one refresh at a time.
 actor TokenStore {
     private let fetch: @Sendable () async throws -> String
     private let refresher: (@Sendable (String) async throws -> String)?
-    private var token: String?
-    private var fetching: Task<String, any Error>?
     private var refreshing: (expired: String, task: Task<String, any Error>)?
+    /// What the last refresh got (`token`), and the token source's answer it stands for
+    /// (`source`): while the source still answers `source` (a refresh that did not store its
+    /// token where the source reads it), `token` is sent instead.
+    private var refreshed: (source: String, token: String)?
     /// The last refresh that failed, so that stragglers of the same 401 wave fail with the
     /// same error instead of starting a refresh of their own. Kept for
     /// ``TokenStore/failureMemory`` seconds: a later request may try again.
@@ -136,15 +174,12 @@ actor TokenStore {
         self.refresher = refresh
     }
 
+    /// The token to send now: the source's answer, asked anew for every request, or what the
+    /// refresh in flight gets.
     func current() async throws -> String {
         if let refreshing { return try await refreshing.task.value }
-        if let token { return token }
-        if let fetching { return try await fetching.value }
-        let task = Task { try await fetch() }
-        fetching = task
-        defer { fetching = nil }
-        let fetched = try await task.value
-        token = fetched
+        let fetched = try await fetch()
+        if let refreshed, refreshed.source == fetched { return refreshed.token }
         return fetched
     }
 
@@ -152,7 +187,9 @@ actor TokenStore {
     /// another request already refreshed it.
     func refresh(replacing expired: String) async throws -> Bool {
         guard let refresher else { return false }
-        if let token, token != expired { return true }
+        // The source's answer that `expired` was sent for.
+        let source = refreshed.map { $0.token == expired ? $0.source : expired } ?? expired
+        if let refreshed, refreshed.source == source, refreshed.token != expired { return true }
         if let failedRefresh, failedRefresh.expired == expired,
             Date().timeIntervalSince(failedRefresh.at) < Self.failureMemory
         {
@@ -166,14 +203,12 @@ actor TokenStore {
         refreshing = (expired, task)
         do {
             let fresh = try await task.value
-            token = fresh
+            refreshed = (source, fresh)
             refreshing = nil
             return true
         } catch {
             failedRefresh = (expired, error, Date())
             refreshing = nil
-            // The provider is asked again for the next request: it may have a new token by then.
-            token = nil
             throw error
         }
     }

@@ -16,9 +16,9 @@ import FoundationNetworking
 /// let router = Router<MovieApi>(plugins: [credentials])
 /// ```
 ///
-/// The endpoint's ``EndPointType/authorizationType`` decides first: `nil` sends nothing,
-/// ``AuthorizationType/plugin`` (the default) and ``AuthorizationType/basic`` send these
-/// credentials, and a token scheme (`.bearer`, `.custom`) is left to ``AccessTokenPlugin``.
+/// The endpoint's ``EndPointType/authorizationType`` decides first: `nil` (the default for an
+/// endpoint that does not implement it) sends nothing, ``AuthorizationType/plugin`` and
+/// ``AuthorizationType/basic`` send these credentials, and a token scheme (`.bearer`, `.custom`) is left to ``AccessTokenPlugin``.
 /// `Authorization` is in the plugin's ``redaction``, so logs and errors never show the
 /// credentials and no redirect to another origin carries them.
 public struct CredentialsPlugin: PluginType {

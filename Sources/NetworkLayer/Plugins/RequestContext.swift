@@ -10,12 +10,14 @@ public struct RequestContext: Sendable {
         let target: any EndPointType
         let startedAt: Date
         let redaction: Redaction
+        let requestURL: URL?
 
-        init(id: UInt64, target: any EndPointType, startedAt: Date, redaction: Redaction) {
+        init(id: UInt64, target: any EndPointType, startedAt: Date, redaction: Redaction, requestURL: URL?) {
             self.id = id
             self.target = target
             self.startedAt = startedAt
             self.redaction = redaction
+            self.requestURL = requestURL
         }
     }
 
@@ -39,8 +41,13 @@ public struct RequestContext: Sendable {
     /// ``metrics``, shared with the delivered ``Response``.
     var sharedMetrics: RequestMetrics.Shared?
 
-    init(id: UInt64, target: any EndPointType, startedAt: Date, attempt: Int, redaction: Redaction) {
-        origin = Origin(id: id, target: target, startedAt: startedAt, redaction: redaction)
+    /// The URL the router built for the endpoint (its base URL after the router's mapping),
+    /// before any plugin changed it; `nil` when the request could not be built, or for a
+    /// context made in a test.
+    var requestURL: URL? { origin.requestURL }
+
+    init(id: UInt64, target: any EndPointType, startedAt: Date, attempt: Int, redaction: Redaction, requestURL: URL? = nil) {
+        origin = Origin(id: id, target: target, startedAt: startedAt, redaction: redaction, requestURL: requestURL)
         self.attempt = attempt
     }
 

@@ -3,8 +3,8 @@
 /// The router follows redirects itself rather than leaving it to the transport, so that the same
 /// rules hold on every transport and platform:
 /// - credentials never leave the origin: when a redirect changes scheme, host or port, every
-///   header its ``Router/redaction`` names (with its plugins' names) is removed, and so are
-///   `Authorization`, `Proxy-Authorization` and `Cookie` whatever the redaction says;
+///   credential header (``Redaction/isCredentialHeader(_:)``: ``Redaction/credentialHeaders``
+///   and the names in the router's ``Router/redaction`` and its plugins') is removed;
 /// - 303, and 301 or 302 after a `POST`, continue with a `GET` without the body; 307 and 308
 ///   repeat the method and the body (an upload's file is sent again);
 /// - a redirect to anything but `http` or `https` fails with `URLError(.unsupportedURL)`, and

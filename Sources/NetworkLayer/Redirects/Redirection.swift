@@ -55,21 +55,3 @@ struct Redirection {
         return Redirection(request: next, keepsBody: !becomesGET)
     }
 }
-
-/// Scheme, host and port of a URL (RFC 6454), the default port made explicit.
-struct Origin: Equatable {
-    let scheme: String?
-    let host: String?
-    let port: Int?
-
-    init(_ url: URL) {
-        scheme = url.scheme?.lowercased()
-        host = url.host?.lowercased()
-        port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil)
-    }
-
-    /// Whether `url` has this origin.
-    func contains(_ url: URL) -> Bool {
-        self == Origin(url)
-    }
-}

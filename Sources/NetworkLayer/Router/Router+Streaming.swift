@@ -73,7 +73,6 @@ extension Router {
     func startStream(_ route: EndPoint, options: StreamOptions, headers: HTTPHeaders) -> ResponseStream {
         let id = inFlight.nextID()
         let metrics = MetricsRecorder()
-        let context = RequestContext(id: id, target: target(of: route), startedAt: metrics.startedAt, attempt: 0, redaction: redaction)
         let built = Result { () throws(NetworkError) -> BuiltRequest in
             var built = try build(route, timeout: options.deadline ?? .infinity)
             for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
@@ -85,6 +84,9 @@ extension Router {
             }
             return built
         }
+        let context = RequestContext(
+            id: id, target: target(of: route), startedAt: metrics.startedAt, attempt: 0, redaction: redaction,
+            requestURL: (try? built.get())?.request.url)
         let reader = Locked<StreamState?>(nil)
         let payload = (try? built.get())?.payload ?? .inRequest
         let handle = makeHandle(context, metrics: metrics, payload: payload, progress: nil) { result in

@@ -181,16 +181,19 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     ) -> RequestHandle {
         let id = inFlight.nextID()
         let metrics = MetricsRecorder()
-        let context = RequestContext(id: id, target: target(of: route), startedAt: metrics.startedAt, attempt: 0, redaction: redaction)
         let built: BuiltRequest
         do {
             built = try build(route)
         } catch {
+            let context = RequestContext(id: id, target: target(of: route), startedAt: metrics.startedAt, attempt: 0, redaction: redaction)
             let handle = makeHandle(context, metrics: metrics, payload: .inRequest, progress: progress, deliver: deliver)
             inFlight.insert(handle)
             handle.finish(.failure(error))
             return handle
         }
+        let context = RequestContext(
+            id: id, target: target(of: route), startedAt: metrics.startedAt, attempt: 0, redaction: redaction,
+            requestURL: built.request.url)
         let handle = makeHandle(context, metrics: metrics, payload: built.payload, progress: progress, deliver: deliver)
         inFlight.insert(handle)
         let exchange = Exchange(built, context: context, handle: handle, progress: progress, metrics: metrics)

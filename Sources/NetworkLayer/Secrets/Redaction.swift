@@ -12,7 +12,10 @@ import FoundationNetworking
 ///
 /// A router's ``Router/redaction`` is the one place that says what is secret: plugins that add
 /// credentials add their names to it (``PluginType/redaction``), and the logger hides what it
-/// names as well as what its own redaction names.
+/// names as well as what its own redaction names. A header it names is a credential everywhere
+/// (``isCredentialHeader(_:)``): hidden in what the package shows, removed from a redirect that
+/// leaves the origin, and part of the key of the router's ``HTTPCache``, so that a response
+/// cached for one value of it is never served to a request with another.
 ///
 /// ```swift
 /// var redaction = Redaction.default
@@ -34,19 +37,20 @@ public struct Redaction: Sendable {
         self.replacement = replacement
     }
 
-    /// `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, `X-Api-Key`, and query
-    /// parameters and form fields named like secrets: `api_key`, `apikey`, `key`, `token`,
-    /// `access_token`, `refresh_token`, `id_token`, `client_secret`, `secret`, `password`,
-    /// `signature`, `sig`. JSON bodies are not rewritten: log them only when they hold no secret.
+    /// ``credentialHeaders`` (`Authorization`, `Proxy-Authorization`, `Cookie`, `X-Api-Key`),
+    /// `Set-Cookie`, and query parameters and form fields named like secrets: `api_key`,
+    /// `apikey`, `key`, `token`, `access_token`, `refresh_token`, `id_token`, `client_secret`,
+    /// `secret`, `password`, `signature`, `sig`. JSON bodies are not rewritten: log them only
+    /// when they hold no secret.
     public static let `default` = Redaction(
-        headers: ["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"],
+        headers: credentialHeaders.union(["set-cookie"]),
         queryParameters: [
             "api_key", "apikey", "key", "token", "access_token", "refresh_token", "id_token",
             "client_secret", "secret", "password", "signature", "sig",
         ])
 
-    /// Hides nothing (for local debugging only). Credentials still never follow a redirect to
-    /// another origin: `Authorization`, `Proxy-Authorization` and `Cookie` are removed whatever
+    /// Hides nothing (for local debugging only). ``credentialHeaders`` are still credentials:
+    /// they never follow a redirect to another origin and are part of every cache key, whatever
     /// the redaction says.
     public static let none = Redaction(headers: [], queryParameters: [])
 
@@ -62,15 +66,28 @@ public struct Redaction: Sendable {
         return merged
     }
 
-    /// Headers that carry credentials whatever a redaction says, removed from every redirect
-    /// that leaves the origin.
-    public static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
+    /// The package's one list of request headers that carry credentials whatever a redaction
+    /// says (lower-cased): `Authorization`, `Proxy-Authorization`, `Cookie` and `X-Api-Key`.
+    ///
+    /// ``isCredentialHeader(_:)`` adds the names of a redaction's ``headers`` to it; redirects
+    /// (``RedirectPolicy``), the cache key (``HTTPCache``) and redaction all ask it. To treat
+    /// another header as a credential, name it in the router's redaction (or a plugin's
+    /// ``PluginType/redaction``):
+    ///
+    /// ```swift
+    /// let router = Router<MovieApi>(redaction: .default.merging(Redaction(headers: ["X-Auth-Token"])))
+    /// ```
+    public static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "x-api-key"]
 
     /// Whether the header `name` carries a credential: one of ``credentialHeaders`` or a name in
-    /// ``headers``.
+    /// ``headers``, compared case-insensitively.
     public func isCredentialHeader(_ name: String) -> Bool {
-        let lowered = name.lowercased()
-        return Self.credentialHeaders.contains(lowered) || headers.contains(lowered)
+        isCredentialHeader(lowercased: name.lowercased())
+    }
+
+    /// ``isCredentialHeader(_:)`` for a name already lower-cased.
+    func isCredentialHeader(lowercased name: String) -> Bool {
+        Self.credentialHeaders.contains(name) || headers.contains(name)
     }
 
     /// Whether the value of the query parameter or form field `name` is hidden: the name itself

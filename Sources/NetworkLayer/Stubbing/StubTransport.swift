@@ -130,3 +130,8 @@ private final class CompletionOnce: Sendable {
         completion?(result)
     }
 }
+
+extension StubTransport {
+    /// `[:]`: a stub puts nothing on a wire, so the cache keys a stubbed request by its own headers.
+    public func headersAdded(to request: URLRequest) -> HTTPHeaders? { [:] }
+}

@@ -18,6 +18,10 @@ import FoundationNetworking
 ///         print(request.url!)
 ///         return try await base.send(request)
 ///     }
+///     // Without it, a router's cache stores nothing sent through this transport.
+///     func headersAdded(to request: URLRequest) -> HTTPHeaders? {
+///         base.headersAdded(to: request)
+///     }
 /// }
 /// let router = Router<MovieApi>(transport: RecordingTransport(base: URLSessionTransport()))
 /// ```
@@ -40,6 +44,17 @@ public protocol HTTPTransport: Sendable {
     /// read as it comes (whatever the status). The default implementation receives the whole
     /// body through ``send(_:)`` first: right for stubs, not for endless streams.
     func stream(_ request: URLRequest) async throws -> StreamedResponse
+
+    /// The headers this transport puts on the wire for `request` by itself, besides the
+    /// request's own: the `Cookie` from its cookie storage, a session's additional headers.
+    /// `nil` when it cannot tell what it will add.
+    ///
+    /// The router's ``HTTPCache`` keys a response by every credential that reaches the wire, so
+    /// it reads these before it answers or stores: a response cached for one user's cookie is
+    /// never served to another's. When this is `nil` the cache neither answers nor stores the
+    /// request. The default implementation returns `nil`: a transport of your own that adds
+    /// nothing returns `[:]`, and one that wraps another returns the wrapped one's.
+    func headersAdded(to request: URLRequest) -> HTTPHeaders?
 }
 
 /// A response whose body is read as it arrives: what ``HTTPTransport/stream(_:)`` returns.
@@ -57,6 +72,10 @@ public struct StreamedResponse: Sendable {
 }
 
 extension HTTPTransport {
+    /// `nil`: a transport that does not say what it adds is taken to add credentials the
+    /// cache cannot see, and the router's cache neither answers nor stores its requests.
+    public func headersAdded(to request: URLRequest) -> HTTPHeaders? { nil }
+
     /// ``send(_:)``, with its body handed over as one chunk.
     public func stream(_ request: URLRequest) async throws -> StreamedResponse {
         let (data, response) = try await send(request)

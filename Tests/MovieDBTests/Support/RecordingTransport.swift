@@ -33,4 +33,7 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
         else { throw URLError(.badURL) }
         return (stub.data, response)
     }
+
+    /// `[:]`: nothing is added on a wire, so the cache keys its requests by their own headers.
+    func headersAdded(to request: URLRequest) -> HTTPHeaders? { [:] }
 }

@@ -38,14 +38,26 @@ struct CacheKeyTests {
         #expect(exchange(cache, makeRequest(), origin: origin).outcome == .network)
     }
 
-    @Test func cookiesAndConfiguredHeadersAreCredentialsToo() throws {
-        let cache = try memoryCache(clock) { $0.credentialHeaders.insert("X-Session") }
+    @Test func cookiesAndHeadersTheRedactionNamesAreCredentialsToo() throws {
+        let cache = try memoryCache(clock)
         let origin = countingOrigin(fresh)
         exchange(cache, makeRequest(headers: ["Cookie": "id=1"]), origin: origin)
         #expect(exchange(cache, makeRequest(headers: ["Cookie": "id=2"]), origin: origin).outcome == .network)
-        exchange(cache, makeRequest(headers: ["X-Session": "a"]), origin: origin)
-        #expect(exchange(cache, makeRequest(headers: ["X-Session": "b"]), origin: origin).outcome == .network)
-        #expect(exchange(cache, makeRequest(headers: ["X-Session": "a"]), origin: origin).outcome == .hit)
+        let redaction = Redaction(headers: ["X-Session"])
+        exchange(cache, makeRequest(headers: ["X-Session": "a"]), redaction: redaction, origin: origin)
+        #expect(exchange(cache, makeRequest(headers: ["X-Session": "b"]), redaction: redaction, origin: origin).outcome == .network)
+        #expect(exchange(cache, makeRequest(headers: ["X-Session": "a"]), redaction: redaction, origin: origin).outcome == .hit)
+    }
+
+    @Test func headersTheTransportAddsArePartOfTheKey() throws {
+        let cache = try memoryCache(clock)
+        let origin = countingOrigin(fresh)
+        func lookup(_ cookie: String) -> HTTPCache.Lookup { cache.lookup(makeRequest(), addedHeaders: ["Cookie": cookie]) }
+        guard case .send(let sent, let pending) = lookup("user=alice") else { Issue.record("sent nothing"); return }
+        #expect(sent.value(forHTTPHeaderField: "Cookie") == nil)
+        _ = cache.complete(pending, with: origin.respond(to: sent))
+        guard case .hit = lookup("user=alice") else { Issue.record("alice's own response not served"); return }
+        guard case .send = lookup("user=bob") else { Issue.record("alice's response served to bob"); return }
     }
 
     @Test func userInfoInTheURLIsACredential() throws {
@@ -58,11 +70,11 @@ struct CacheKeyTests {
 
     @Test func theFingerprintIsADigestNotTheSecret() throws {
         let request = makeRequest(headers: ["Authorization": "Bearer s3cret-token"])
-        let key = try #require(RequestKey(request, credentialHeaders: ["authorization"]))
+        let key = try #require(RequestKey(request) { $0 == "authorization" })
         #expect(key.primary.credential != .zero)
         #expect(!key.primary.credential.hex.contains("s3cret"))
         #expect(!String(describing: key.primary).contains("s3cret"))
-        let none = try #require(RequestKey(makeRequest(), credentialHeaders: ["authorization"]))
+        let none = try #require(RequestKey(makeRequest()) { $0 == "authorization" })
         #expect(none.primary.credential == .zero)
     }
 

@@ -100,9 +100,10 @@ struct Exchange {
 
 @discardableResult
 func exchange(
-    _ cache: HTTPCache, _ request: URLRequest, policy: HTTPCache.Policy = .useProtocolCachePolicy, origin: FakeOrigin
+    _ cache: HTTPCache, _ request: URLRequest, policy: HTTPCache.Policy = .useProtocolCachePolicy,
+    redaction: Redaction = .default, origin: FakeOrigin
 ) -> Exchange {
-    switch cache.lookup(request, policy: policy) {
+    switch cache.lookup(request, policy: policy, redaction: redaction) {
     case .hit(let response, let outcome):
         return Exchange(response: response, outcome: outcome)
     case .send(let sent, let pending):

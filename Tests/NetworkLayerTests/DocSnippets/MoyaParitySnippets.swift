@@ -119,6 +119,14 @@ enum MoyaParitySnippets {
         let router = Router<AccountApi>(plugins: [AccessTokenPlugin(token: { "…" })])
         // snippet.end
         _ = router
+
+        // snippet.start moya-token-origins
+        let store = TokenStore()
+        let auth = AccessTokenPlugin(
+            origins: [URL(string: "https://api.example.com")!],
+            token: { await store.current() })
+        // snippet.end
+        _ = auth
     }
 
     @MainActor static func activity() {

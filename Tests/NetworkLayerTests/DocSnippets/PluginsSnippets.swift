@@ -54,6 +54,13 @@ enum PluginsSnippets {
         // snippet.end
         _ = router
 
+        // snippet.start pinned-token
+        let pinned = AccessTokenPlugin(
+            origins: [URL(string: "https://api.example.com")!],
+            token: { await store.current() })
+        // snippet.end
+        _ = pinned
+
         // snippet.start api-key
         let apiKey = "…"
         let keyInQuery = AccessTokenPlugin(placement: .queryParameter("api_key"), token: { apiKey })

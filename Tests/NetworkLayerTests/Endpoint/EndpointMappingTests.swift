@@ -145,6 +145,7 @@ struct EndpointMappingTests {
         var httpMethod: HTTPMethod { .get }
         var task: HTTPTask { .requestParameters(bodyParameters: nil, bodyEncoding: .json, urlParameters: ["api": "movies"]) }
         var headers: HTTPHeaders? { nil }
+        var authorizationType: AuthorizationType? { .plugin }
     }
 
     enum Accounts: EndPointType {

@@ -21,7 +21,7 @@ struct AuthorizationTypeTests {
             URLRequest(url: URL(string: "https://example.invalid/api/x")!), context: RequestContext(target: endpoint(authorization)))
     }
 
-    @Test func anEndpointThatSaysNothingGetsThePluginsScheme() async throws {
+    @Test func anEndpointThatSaysNothingGetsNoToken() async throws {
         struct Plain: EndPointType {
             var baseURL: URL { URL(string: "https://example.invalid")! }
             var path: String { "x" }
@@ -29,10 +29,10 @@ struct AuthorizationTypeTests {
             var task: HTTPTask { .request }
             var headers: HTTPHeaders? { nil }
         }
-        #expect(Plain().authorizationType == .plugin)
+        #expect(Plain().authorizationType == nil)
         let request = try await AccessTokenPlugin(token: { "t" })
             .prepare(URLRequest(url: URL(string: "https://example.invalid/x")!), context: RequestContext(target: Plain()))
-        #expect(request.value(forHTTPHeaderField: "Authorization") == "Bearer t")
+        #expect(request.value(forHTTPHeaderField: "Authorization") == nil)
     }
 
     @Test func noAuthorizationSendsNoTokenAndNeverAsksForOne() async throws {

@@ -11,6 +11,12 @@ import FoundationNetworking
 /// above the redirects and the transport, and below validation, so that it sees every status,
 /// a `304` included, and validation judges what the cache serves like anything else. Downloads
 /// and streams go around it.
+///
+/// The key is the request as it reaches the wire: the router's redaction names its credential
+/// headers, and the transport says what it adds (``HTTPTransport/headersAdded(to:)``, a
+/// session's cookies). A transport that cannot say has its requests passed by, as with
+/// ``HTTPCache/Policy/bypass``. An answer that came through a redirect whose request carried
+/// other credentials than the first is not stored under the first's key.
 struct CacheStage: RequestStage {
     let cache: HTTPCache
 
@@ -20,15 +26,22 @@ struct CacheStage: RequestStage {
         case .inRequest, .upload: break
         }
         guard exchange.streamedBody == nil else { return try await next(exchange) }
+        let redaction = exchange.context.redaction
+        let added = exchange.transport.headersAdded(to: exchange.request)
+        let policy = added == nil ? .bypass : exchange.cachePolicy
 
-        switch cache.lookup(exchange.request, policy: exchange.cachePolicy) {
+        switch cache.lookup(exchange.request, policy: policy, redaction: redaction, addedHeaders: added ?? [:]) {
         case .hit(let response, let outcome):
             exchange.metrics.didUseCache(outcome)
             return response
-        case .send(let request, let pending):
+        case .send(let request, var pending):
             var sent = exchange
             sent.request = request
-            let (response, outcome) = cache.complete(pending, with: try await next(sent))
+            let received = try await next(sent)
+            if pending.mayStore, !sameCredentials(received.request, as: pending, through: exchange) {
+                pending = pending.notStoring()
+            }
+            let (response, outcome) = cache.complete(pending, with: received)
             exchange.metrics.didUseCache(outcome)
             return response
         case .notCached:
@@ -37,5 +50,16 @@ struct CacheStage: RequestStage {
                     .resourceUnavailable,
                     userInfo: [NSLocalizedDescriptionKey: "The response is not in the cache, and the cache policy does not allow the network."]))
         }
+    }
+
+    /// Whether `final`, the request that got the answer (another one after a redirect), reached
+    /// the wire with the credentials `pending` is keyed by.
+    private func sameCredentials(_ final: URLRequest, as pending: HTTPCache.Pending, through exchange: Exchange) -> Bool {
+        guard let key = pending.key else { return false }
+        if final.url == key.url { return true }
+        guard let added = exchange.transport.headersAdded(to: final),
+            let finalKey = cache.requestKey(final, redaction: exchange.context.redaction, addedHeaders: added)
+        else { return false }
+        return finalKey.primary.credential == key.primary.credential
     }
 }

@@ -67,4 +67,8 @@ extension MovieApi: EndPointType {
     /// 30 seconds: TMDB answers in well under a second, and a CLI user should not wait a minute
     /// (the library's default) to learn the network is down.
     public var timeout: TimeInterval { 30 }
+
+    /// ``AuthorizationType/plugin``: every TMDB endpoint takes the credential, placed as the
+    /// ``MovieService``'s plugin says. Without it an endpoint gets none (the library's default).
+    public var authorizationType: AuthorizationType? { .plugin }
 }

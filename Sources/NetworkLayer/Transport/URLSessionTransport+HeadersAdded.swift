@@ -1,0 +1,36 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension URLSessionTransport {
+    /// What the session adds to `request` on the wire: the `Cookie` header made from its
+    /// configuration's `httpCookieStorage` for the request's URL (when `httpShouldSetCookies`),
+    /// and the configuration's `httpAdditionalHeaders` the request does not set itself.
+    ///
+    /// `nil` for a session of the caller's that may answer an authentication challenge with a
+    /// credential the request does not show: one with a delegate, or whose credential storage
+    /// holds any credential. The router's cache then neither answers nor stores its requests.
+    public func headersAdded(to request: URLRequest) -> HTTPHeaders? {
+        let configuration = session.configuration
+        if ownedTransferSession == nil {
+            // An owned session's delegate cancels every challenge (see the type's documentation).
+            if session.delegate != nil { return nil }
+            if let storage = configuration.urlCredentialStorage, !storage.allCredentials.isEmpty { return nil }
+        }
+        var added: HTTPHeaders = [:]
+        let own = Set((request.allHTTPHeaderFields ?? [:]).keys.map { $0.lowercased() })
+        for (name, value) in configuration.httpAdditionalHeaders ?? [:] {
+            guard let name = name as? String, !own.contains(name.lowercased()) else { continue }
+            added[name] = "\(value)"
+        }
+        // Not `request.httpShouldHandleCookies`: FoundationNetworking ignores it and sets cookies anyway.
+        if configuration.httpShouldSetCookies, let url = request.url,
+            let cookies = configuration.httpCookieStorage?.cookies(for: url), !cookies.isEmpty,
+            let cookie = HTTPCookie.requestHeaderFields(with: cookies)["Cookie"], !cookie.isEmpty
+        {
+            added["Cookie"] = cookie
+        }
+        return added
+    }
+}
