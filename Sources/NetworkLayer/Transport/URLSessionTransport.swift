@@ -11,8 +11,7 @@ import FoundationNetworking
 /// itself, because on Linux FoundationNetworking **hangs forever** on a 401 with
 /// `WWW-Authenticate: Basic` when no credential is found (neither `timeoutInterval` nor the
 /// resource timeout ends it). The transport cancels the challenge and returns the 401 response
-/// it carried, so the caller sees the status and headers at once. The body of such a 401 is
-/// not available on Linux: FoundationNetworking has not read it at that point.
+/// it carried, with its body, so the caller sees it at once.
 ///
 /// Created with a session of your own, it uses that session as it is: challenges go to your
 /// session's delegate. The router's deadline still ends such a hang.
