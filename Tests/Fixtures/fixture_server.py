@@ -46,6 +46,7 @@ Routes (any method unless noted; unknown paths get 404 {"error":"no route"}):
     /content-length?value=V&body=B   200 with "Content-Length: V" verbatim and body B
     /early-hints                103 Early Hints, then 200 {"ok":true}
     /repeated-headers           200 with X-Repeated twice and two Link fields
+    /limits/...                 endless bodies, gzip bombs, sized bodies (limit_routes.py)
 
 Python 3.11 standard library only; binds to 127.0.0.1 and nothing else.
 """
@@ -64,6 +65,7 @@ import weakref
 from http_fixture import (CLOSE, HOST, STREAM_CHUNK, Response, json_response, main,
                           render_head, text_response)
 import cache_routes
+import limit_routes
 
 SERVER_NAME = "networklayer-fixture"
 
@@ -526,6 +528,7 @@ PREFIX_ROUTES = (
     ("/sequence/", r_sequence),
     ("/bytes/", r_bytes),
     ("/cache/", cache_routes.route),  # HTTP caching rules and hit counters
+    ("/limits/", limit_routes.route),  # bodies past a client's memory limit
 )
 
 

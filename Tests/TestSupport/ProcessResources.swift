@@ -41,6 +41,33 @@ public enum ProcessResources {
         return nil
     }
 
+    /// The peak resident set size in bytes since the process started or since the last
+    /// ``resetPeakResidentBytes()`` (`VmHWM` of `/proc/self/status`).
+    public static func peakResidentBytes() -> Int? {
+        statusField("VmHWM:")
+    }
+
+    /// Makes the peak resident set size start again from the current one (writes 5 to
+    /// `/proc/self/clear_refs`); `false` when the kernel does not allow it.
+    public static func resetPeakResidentBytes() -> Bool {
+        guard let file = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
+        defer { try? file.close() }
+        return (try? file.write(contentsOf: Data("5".utf8))) != nil
+    }
+
+    /// A `kB` field of `/proc/self/status`, in bytes.
+    private static func statusField(_ name: String) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
+            return nil
+        }
+        for line in status.split(separator: "\n") where line.hasPrefix(name) {
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard fields.count >= 3, let kibibytes = Int(fields[1]), fields[2] == "kB" else { return nil }
+            return kibibytes * 1024
+        }
+        return nil
+    }
+
     /// All three readings at once, for a before/after comparison.
     public struct Snapshot: CustomStringConvertible {
         public let fileDescriptors: Int

@@ -47,6 +47,12 @@ public enum NetworkError: Error, Sendable {
     /// event stream (see ``StreamError``).
     case stream(StreamError)
 
+    /// The response body passed the largest the transport keeps in memory, `limit` bytes after
+    /// decoding, and the transfer was stopped there. The limit is the transport's
+    /// `maximumResponseSize`, ``HTTPTransport/defaultMaximumResponseSize`` (32 MiB) unless
+    /// given: raise it, or receive a large body as a download or a stream, which have none.
+    case responseTooLarge(limit: Int)
+
     /// Anything else a transport or plugin threw.
     case underlying(any Error)
 
@@ -55,7 +61,7 @@ public enum NetworkError: Error, Sendable {
         switch self {
         case .unacceptableStatusCode(let response), .decoding(_, let response), .stream(.notAnEventStream(let response)):
             return response
-        case .invalidRequest, .transport, .timedOut, .cancelled, .download, .stream, .underlying:
+        case .invalidRequest, .transport, .timedOut, .cancelled, .download, .stream, .responseTooLarge, .underlying:
             return nil
         }
     }
@@ -82,6 +88,8 @@ public enum NetworkError: Error, Sendable {
             self = error
         case let error as URLError where error.code == .cancelled:
             self = .cancelled
+        case let error as URLError where ResponseSizeLimit.limit(of: error) != nil:
+            self = .responseTooLarge(limit: ResponseSizeLimit.limit(of: error) ?? 0)
         case let error as URLError:
             self = .transport(error.redacted(with: redaction))
         case is CancellationError:
@@ -116,6 +124,7 @@ extension NetworkError: CustomStringConvertible, CustomDebugStringConvertible {
         case .decoding: name = "decoding"
         case .download: name = "download"
         case .stream: name = "stream"
+        case .responseTooLarge: name = "responseTooLarge"
         case .underlying(let error): name = "underlying(\(type(of: error)))"
         }
         let request = response.map { " [\($0.description)]" } ?? ""
@@ -149,6 +158,9 @@ extension NetworkError: LocalizedError {
             return error.errorDescription
         case .stream(let error):
             return error.errorDescription
+        case .responseTooLarge(let limit):
+            return "The response body is larger than the \(limit) bytes the transport keeps in memory:"
+                + " raise its maximumResponseSize, or receive the body as a download or a stream."
         case .underlying(let error):
             return "The request failed: \(error.localizedDescription)"
         }

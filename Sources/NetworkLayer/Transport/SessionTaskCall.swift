@@ -3,9 +3,10 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// One upload or download driven by ``SessionDelegate``: collects the response, writes a
-/// download's 2xx body to its file as it arrives, reports progress, and hands the outcome to
-/// its completion exactly once.
+/// One request driven by ``SessionDelegate`` (a body kept in memory, an upload or a download):
+/// collects the response, writes a download's 2xx body to its file as it arrives, reports
+/// progress, and hands the outcome to its completion exactly once. A body kept in memory that
+/// passes its limit ends the call at once (``ResponseSizeLimit``).
 final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
     /// Where the response body goes.
     enum BodyTarget {
@@ -30,6 +31,10 @@ final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
     private var fileStart: Int64 = 0
     private var expected: Int64?
     private var stopped = false
+    /// The largest body kept in memory, in bytes.
+    private let maximumBodySize: Int
+    /// Cancelled when the body kept in memory passes ``maximumBodySize``.
+    private var task: URLSessionTask?
 
     /// The request's method: a `HEAD` response has no body to count.
     private let method: String?
@@ -37,28 +42,46 @@ final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
     /// The body of a streamed upload, opened anew each time libcurl asks for it.
     let upload: StreamedUpload?
 
-    init(target: BodyTarget, method: String?, progress: @escaping TransferProgressHandler, upload: StreamedUpload? = nil) {
+    init(
+        target: BodyTarget, method: String?, maximumBodySize: Int, progress: @escaping TransferProgressHandler,
+        upload: StreamedUpload? = nil
+    ) {
         self.target = target
         self.method = method
+        self.maximumBodySize = maximumBodySize
         self.progress = progress
         self.upload = upload
     }
 
-    /// Sets what receives the outcome; before the task is resumed, so before any callback.
-    func start(_ completion: @escaping @Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void) {
+    /// Sets what receives the outcome, and the task it belongs to; before the task is resumed,
+    /// so before any callback.
+    func start(_ completion: @escaping @Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void, task: URLSessionTask) {
         lock.lock()
         self.completion = completion
+        self.task = task
         lock.unlock()
     }
 
-    /// Stops writing at once: Foundation may still deliver chunks it had queued after
-    /// `cancel()`, and a download resumed right away must find the file as it was left.
+    /// Stops writing at once and delivers `URLError(.cancelled)`: Foundation may still deliver
+    /// chunks it had queued after `cancel()`, and a download resumed right away must find the
+    /// file as it was left.
     func stop() {
+        end(with: URLError(.cancelled))
+    }
+
+    /// Stops the call and delivers `error` now, if nothing was delivered yet; later callbacks
+    /// of the task do nothing.
+    private func end(with error: any Error) {
         lock.lock()
         stopped = true
         try? file?.close()
         file = nil
+        body = Data()
+        let completion = self.completion
+        self.completion = nil
+        task = nil
         lock.unlock()
+        completion?(.failure(error))
     }
 
     func didSend(_ sent: Int64, of total: Int64?) {
@@ -95,6 +118,13 @@ final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
             lock.unlock()
             progress(done, total)
         } else if fileFailure == nil {
+            guard !ResponseSizeLimit.isExceeded(holding: body.count, adding: data.count, limit: maximumBodySize) else {
+                let task = self.task
+                lock.unlock()
+                end(with: ResponseSizeLimit.error(limit: maximumBodySize))
+                task?.cancelWithoutWaiting()
+                return
+            }
             body.append(data)
             lock.unlock()
         } else {
@@ -112,6 +142,7 @@ final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
         file = nil
         let (response, body, fileFailure) = (self.response, self.body, self.fileFailure)
         let bodyBytes = didOpenFile ? received - fileStart : Int64(body.count)
+        task = nil
         lock.unlock()
         guard let completion else { return }
         if let fileFailure {

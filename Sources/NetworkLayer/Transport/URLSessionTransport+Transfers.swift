@@ -17,7 +17,8 @@ extension URLSessionTransport {
         switch body {
         case .data(let data):
             task = session.uploadTask(with: request, from: data)
-            call = SessionTaskCall(target: .memory, method: request.httpMethod, progress: progress)
+            call = SessionTaskCall(
+                target: .memory, method: request.httpMethod, maximumBodySize: maximumResponseSize, progress: progress)
         case .file(let url):
             #if canImport(FoundationNetworking)
             // Not uploadTask(fromFile:): FoundationNetworking reads such a file with DispatchIO,
@@ -30,11 +31,12 @@ extension URLSessionTransport {
             guard InputStream(url: url) != nil else { throw URLError(.cannotOpenFile) }
             task = session.uploadTask(withStreamedRequest: request)
             call = SessionTaskCall(
-                target: .memory, method: request.httpMethod, progress: progress,
+                target: .memory, method: request.httpMethod, maximumBodySize: maximumResponseSize, progress: progress,
                 upload: StreamedUpload(size: size) { InputStream(url: url) })
             #else
             task = session.uploadTask(with: request, fromFile: url)
-            call = SessionTaskCall(target: .memory, method: request.httpMethod, progress: progress)
+            call = SessionTaskCall(
+                target: .memory, method: request.httpMethod, maximumBodySize: maximumResponseSize, progress: progress)
             #endif
         }
         return try await run(task, call: call, delegate: delegate)
@@ -50,19 +52,13 @@ extension URLSessionTransport {
             return try await InMemoryTransfer.download(request, to: file, progress: progress, send: send)
         }
         let task = session.dataTask(with: request)
-        return try await run(task, call: SessionTaskCall(target: .file(file), method: request.httpMethod, progress: progress), delegate: delegate)
+        let call = SessionTaskCall(
+            target: .file(file), method: request.httpMethod, maximumBodySize: maximumResponseSize, progress: progress)
+        return try await run(task, call: call, delegate: delegate)
     }
 
     func run(_ task: URLSessionTask, call: SessionTaskCall, delegate: SessionDelegate) async throws -> (Data, HTTPURLResponse) {
         guard !Task.isCancelled else { throw URLError.cancelledBeforeSending }
-        delegate.register(call, for: task)
-        return try await awaitCallback { completion in
-            call.start(completion)
-            task.resume()
-            return {
-                call.stop()
-                task.cancel()
-            }
-        }.get()
+        return try await awaitCallback { Self.start(task, call: call, delegate: delegate, completion: $0) }.get()
     }
 }

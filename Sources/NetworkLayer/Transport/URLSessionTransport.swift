@@ -11,12 +11,18 @@ import FoundationNetworking
 /// itself, because on Linux FoundationNetworking **hangs forever** on a 401 with
 /// `WWW-Authenticate: Basic` when no credential is found (neither `timeoutInterval` nor the
 /// resource timeout ends it). The transport cancels the challenge and returns the 401 response
-/// it carried, so the caller sees the status and headers at once. The body of such a 401 is
-/// not available on Linux: FoundationNetworking has not read it at that point.
+/// it carried, with its body, so the caller sees it at once.
 ///
 /// Created with a session of your own, it uses that session as it is: challenges go to your
 /// session's delegate. The router's deadline still ends such a hang. Redirects are the
 /// router's on any session: each task gets a task delegate that hands them back unfollowed.
+///
+/// A response body it keeps in memory (every body but a download's 2xx one, which goes to its
+/// file) may be up to ``maximumResponseSize`` bytes, decoded:
+/// ``HTTPTransport/defaultMaximumResponseSize`` (32 MiB) unless given. A larger one ends the
+/// request with ``NetworkError/responseTooLarge(limit:)`` as soon as the limit is passed, so
+/// memory stays within the limit; on a session of your own, which buffers the whole body
+/// before the transport sees it, the limit is checked only at the end.
 ///
 /// An owned session has no `URLCache` and no `URLCredentialStorage`, on every platform: the
 /// router's ``HTTPCache`` is the one cache, with its rules for credentials (on Linux,
@@ -37,6 +43,9 @@ import FoundationNetworking
 public struct URLSessionTransport: HTTPTransport {
     /// The session requests are sent with.
     public let session: URLSession
+    /// The largest response body, in bytes after decoding, kept in memory; see
+    /// ``HTTPTransport/defaultMaximumResponseSize``.
+    public let maximumResponseSize: Int
     private let owner: SessionOwner?
     /// Why this transport sends nothing (a background configuration), checked once here.
     private let refusal: URLError?
@@ -45,8 +54,13 @@ public struct URLSessionTransport: HTTPTransport {
 
     /// Creates a transport that owns a new session made from `configuration`.
     ///
-    /// - Parameter configuration: `URLSessionConfiguration.default` unless given.
-    public init(configuration: URLSessionConfiguration = .default) {
+    /// - Parameters:
+    ///   - configuration: `URLSessionConfiguration.default` unless given.
+    ///   - maximumResponseSize: The largest response body kept in memory, in bytes after
+    ///     decoding; ``HTTPTransport/defaultMaximumResponseSize`` (32 MiB) unless given.
+    public init(
+        configuration: URLSessionConfiguration = .default, maximumResponseSize: Int = Self.defaultMaximumResponseSize
+    ) {
         // A copy: URLSession copies its configuration anyway, and the caller's must not change.
         let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
         if let refusal = Self.refusal(forIdentifier: configuration.identifier) {
@@ -71,16 +85,27 @@ public struct URLSessionTransport: HTTPTransport {
         let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         let transferSession = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         self.session = session
+        self.maximumResponseSize = maximumResponseSize
         self.owner = SessionOwner(session: session, transferSession: transferSession, delegate: delegate)
         self.refusal = nil
         self.redirectHandback = nil
     }
 
     /// Creates a transport on `session`, which stays yours: it is not invalidated, and its
-    /// delegate keeps answering authentication challenges. A background session is refused (see
-    /// ``URLSessionTransport``).
+    /// delegate keeps answering authentication challenges. Bodies larger than
+    /// ``HTTPTransport/defaultMaximumResponseSize`` fail, once received. A background session is
+    /// refused (see ``URLSessionTransport``).
     public init(session: URLSession) {
+        self.init(session: session, maximumResponseSize: Self.defaultMaximumResponseSize)
+    }
+
+    /// Creates a transport on `session`, which stays yours, whose bodies kept in memory may be
+    /// up to `maximumResponseSize` bytes. `session` receives a body whole before the transport
+    /// sees it, so the limit is checked at the end and does not bound memory: a transport that
+    /// owns its session stops the transfer as soon as the limit is passed.
+    public init(session: URLSession, maximumResponseSize: Int) {
         self.session = session
+        self.maximumResponseSize = maximumResponseSize
         self.owner = nil
         self.refusal = Self.refusal(forIdentifier: session.configuration.identifier)
         self.redirectHandback = RedirectHandback()
@@ -91,6 +116,7 @@ public struct URLSessionTransport: HTTPTransport {
     /// transfer daemon as soon as it exists.
     init(refusing refusal: URLError) {
         self.session = URLSession(configuration: .ephemeral)
+        self.maximumResponseSize = Self.defaultMaximumResponseSize
         self.owner = nil
         self.refusal = refusal
         self.redirectHandback = nil
@@ -125,31 +151,70 @@ public struct URLSessionTransport: HTTPTransport {
 }
 
 extension URLSessionTransport: CallbackTransport {
-    /// Starts a data task with a completion handler: one trip through Foundation's delegate
-    /// queue per request, where a delegate-driven task costs four. On an owned session the
-    /// session delegate still answers redirects and authentication challenges for it.
+    /// Starts a delegate-driven data task on an owned session: its body is counted as it
+    /// arrives, and the task ends as soon as it passes ``maximumResponseSize``. A data task with
+    /// a completion handler costs one trip through Foundation's delegate queue where this one
+    /// costs four, but FoundationNetworking holds such a task's whole body, however large,
+    /// before handing it over: an endless body grew the process by 8.3 GiB (issue 23).
+    ///
+    /// On a session of the caller's, a data task with a completion handler, whose body is
+    /// checked against the limit once it is complete.
     package func start(_ request: URLRequest, completion: @escaping Completion) -> @Sendable () -> Void {
         if let refusal {
             completion(.failure(refusal))
             return {}
         }
-        let delegate = owner?.delegate
+        guard let owner else { return startOnCallersSession(request, completion: completion) }
+        let task = session.dataTask(with: request)
+        let call = SessionTaskCall(
+            target: .memory, method: request.httpMethod, maximumBodySize: maximumResponseSize, progress: { _, _ in })
+        return Self.start(task, call: call, delegate: owner.delegate, completion: completion)
+    }
+
+    /// Registers `call` for `task`, which must be delegate-driven, and starts it; returns what
+    /// stops it without waiting: the call delivers `URLError(.cancelled)` at once and the task
+    /// is cancelled off the caller's thread.
+    static func start(
+        _ task: URLSessionTask, call: SessionTaskCall, delegate: SessionDelegate, completion: @escaping Completion
+    ) -> @Sendable () -> Void {
+        delegate.register(call, for: task)
+        call.start(completion, task: task)
+        task.resume()
+        return {
+            call.stop()
+            task.cancelWithoutWaiting()
+        }
+    }
+
+    private func startOnCallersSession(_ request: URLRequest, completion: @escaping Completion) -> @Sendable () -> Void {
         let method = request.httpMethod
-        let taskID = Locked<ObjectIdentifier?>(nil)
+        let limit = maximumResponseSize
         let task = session.dataTask(with: request) { data, response, error in
-            let challenge = taskID.withLock({ $0 }).flatMap { delegate?.takeChallengeResponse(for: $0) }
             let body = data ?? Data()
+            guard !ResponseSizeLimit.isExceeded(holding: 0, adding: body.count, limit: limit) else {
+                completion(.failure(ResponseSizeLimit.error(limit: limit)))
+                return
+            }
             completion(
                 TaskOutcome.result(
-                    body: body, response: response, error: error, challenge: challenge, method: method,
+                    body: body, response: response, error: error, challenge: nil, method: method,
                     bodyBytes: Int64(body.count)))
         }
-        taskID.withLock { $0 = ObjectIdentifier(task) }
         if let redirectHandback {
             task.delegate = redirectHandback
         }
         task.resume()
-        return { task.cancel() }
+        return { task.cancelWithoutWaiting() }
+    }
+}
+
+extension URLSessionTask {
+    /// Cancels the task from another thread: `cancel()` waits for FoundationNetworking's work
+    /// queue, which a fast body keeps busy for seconds (an endless body's request ended 37 s
+    /// after its deadline, issue 23), and the caller is a router's deadline or a cancellation
+    /// that must finish the request at once.
+    func cancelWithoutWaiting() {
+        DispatchQueue.global().async { self.cancel() }
     }
 }
 

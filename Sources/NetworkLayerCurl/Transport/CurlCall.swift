@@ -122,11 +122,9 @@ final class CurlCall: CurlTransferDelegate, @unchecked Sendable {
             receiveProgress?(received, expected)
             return .proceed
         }
-        guard body.count + chunk.count <= maximumBodySize else {
-            failure = CurlFailure.error(
-                .dataLengthExceedsMaximum,
-                "The response body is larger than the transport's maximumResponseSize (\(maximumBodySize) bytes).",
-                url: redactedURL)
+        guard !ResponseSizeLimit.isExceeded(holding: body.count, adding: chunk.count, limit: maximumBodySize) else {
+            failure = ResponseSizeLimit.error(limit: maximumBodySize)
+            body = Data()
             return .abort
         }
         body.append(contentsOf: chunk)

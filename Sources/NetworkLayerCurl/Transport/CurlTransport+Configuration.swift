@@ -1,4 +1,5 @@
 import Foundation
+import NetworkLayer
 
 extension CurlTransport {
     /// The settings of a ``CurlTransport``, shared by all its requests.
@@ -34,16 +35,18 @@ extension CurlTransport {
         /// Requests beyond it wait for a connection.
         public var maximumConnectionsPerHost: Int?
 
-        /// The largest response body held in memory, in bytes: 512 MiB by default. A larger one
-        /// fails with `URLError(.dataLengthExceedsMaximum)`. Downloads' 2xx bodies go to their
-        /// file and are not limited.
+        /// The largest response body held in memory, in bytes:
+        /// `HTTPTransport.defaultMaximumResponseSize` (32 MiB) by default, as on
+        /// `URLSessionTransport`. The transfer stops as soon as a body passes it, whatever the
+        /// status, and the router reports `NetworkError.responseTooLarge(limit:)`. Downloads'
+        /// 2xx bodies go to their file and streams are read as they arrive: neither is limited.
         public var maximumResponseSize: Int
 
         /// Creates a configuration; every parameter has the default its property states.
         public init(
             timeout: TimeInterval? = nil, certificateAuthority: CertificateAuthority? = nil,
             pinnedPublicKeys: [String] = [], maximumConnectionsPerHost: Int? = nil,
-            maximumResponseSize: Int = 512 * 1_048_576
+            maximumResponseSize: Int = CurlTransport.defaultMaximumResponseSize
         ) {
             self.timeout = timeout
             self.certificateAuthority = certificateAuthority

@@ -10,9 +10,9 @@ import FoundationNetworking
 /// connections are reused, HTTP/2 is used where the server offers it over https, and no Swift
 /// concurrency thread ever waits for the network. Compared with `URLSessionTransport` on
 /// Linux it is several times faster on small requests, and it avoids FoundationNetworking's
-/// traps: a 401 with `WWW-Authenticate: Basic` comes back at once with its body, a POST re-sent
-/// on a new connection is sent with its body, timeouts have millisecond precision, a body
-/// cut short or with a malformed `Content-Length` is an error, and TLS public keys can be pinned.
+/// traps: a POST re-sent on a new connection is sent with its body, timeouts have millisecond
+/// precision, a body cut short or with a malformed `Content-Length` is an error, and TLS public
+/// keys can be pinned.
 ///
 /// ```swift
 /// let router = Router<MovieApi>(transport: CurlTransport())

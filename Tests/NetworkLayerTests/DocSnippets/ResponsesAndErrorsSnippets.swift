@@ -16,6 +16,13 @@ struct TMDBError: Decodable, Sendable {
 
 enum ResponsesAndErrorsSnippets {
     static func show(_ movies: [Movie]) {}
+
+    static func largerBodies() -> Router<MovieApi> {
+        // snippet.start maximum-response-size
+        let router = Router<MovieApi>(transport: URLSessionTransport(maximumResponseSize: 128 * 1_048_576))
+        // snippet.end
+        return router
+    }
     static func retry(after seconds: TimeInterval) {}
 
     static func manager() async {
@@ -94,6 +101,8 @@ enum ResponsesAndErrorsSnippets {
                 print(downloadError.localizedDescription)
             case .stream(let streamError):
                 print(streamError.localizedDescription)
+            case .responseTooLarge(let limit):
+                print("more than \(limit) bytes: use a download or a stream")
             case .underlying(let other):
                 print(other)
             }

@@ -128,8 +128,8 @@ extension Reliability {
             case .wrongContentType:
                 return "`NetworkError.decoding` with the HTML kept in the response"
             case .basicAuth:
-                return "`NetworkError.unacceptableStatusCode` with status 401 at once, not a hang "
-                    + "(its body is not available through `URLSessionTransport` on Linux); `APIError.authentication` from `NetworkManager`"
+                return "`NetworkError.unacceptableStatusCode` with status 401 and its body at once, not a hang; "
+                    + "`APIError.authentication` from `NetworkManager`"
             case .rateLimited:
                 return "`NetworkError.unacceptableStatusCode` with status 429 and `response.retryAfter == .seconds(1)`; "
                     + "`APIError.rateLimited` from `NetworkManager`"

@@ -197,9 +197,9 @@ extension Reliability {
             fault.expected(over: transport).verify(outcome.result, timeout: fault.timeout)
             if case .failure(.unacceptableStatusCode(let response)) = outcome.result {
                 #expect(response.header("WWW-Authenticate") == #"Basic realm="fixture""#)
-                // A known difference (README, "Choosing a transport on Linux"): URLSessionTransport
-                // ends FoundationNetworking's challenge before the body is read.
-                #expect(response.text == (transport == .curl ? #"{"error":"auth required"}"# : ""))
+                // Both transports keep the body: URLSessionTransport's delegate has received it
+                // when FoundationNetworking raises the challenge.
+                #expect(response.text == #"{"error":"auth required"}"#)
             }
             #expect(outcome.elapsed < 2, "took \(outcome.elapsed) s")
         }

@@ -105,9 +105,9 @@ struct RouterDeadlineTests {
             Issue.record("expected a 401")
         } catch NetworkError.unacceptableStatusCode(let response) {
             #expect(response.statusCode == 401)
-            // A known difference (README, "Choosing a transport on Linux"): URLSessionTransport
-            // ends FoundationNetworking's challenge before the body is read.
-            #expect(response.text == (transport == .curl ? #"{"error":"auth required"}"# : ""))
+            // Both transports keep the body: URLSessionTransport's delegate has received it
+            // when FoundationNetworking raises the challenge.
+            #expect(response.text == #"{"error":"auth required"}"#)
         } catch {
             Issue.record("unexpected error: \(error)")
         }

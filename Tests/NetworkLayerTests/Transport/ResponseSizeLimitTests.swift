@@ -1,0 +1,231 @@
+import Foundation
+@testable import NetworkLayer
+import NetworkLayerCurl
+import Testing
+import TestSupport
+import TransportTestSupport
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Bodies kept in memory have one limit on both transports (issue 23, item 3): an endless body,
+/// a gzip bomb and an endless error body end with ``NetworkError/responseTooLarge(limit:)``
+/// while the process grows by no more than the limit and a small constant, a body at the limit
+/// arrives whole, and the router's deadline ends an endless body on time.
+///
+/// Each case runs in a child process of its own, where the peak resident memory (`VmHWM`) is
+/// that request's alone. A watchdog in the child ends it past 1 GiB, so that a transport
+/// without a limit cannot exhaust the machine.
+@Suite("Response size limit", .needsFixtureServer, .serialized)
+struct ResponseSizeLimitTests {
+    enum Case: String, CaseIterable, Sendable {
+        /// A 200 whose chunked body never ends.
+        case endless
+        /// A 1 MiB gzip body that inflates to 1 GiB.
+        case gzipBomb
+        /// A 500 whose chunked body never ends.
+        case endlessError
+        /// A body of exactly the limit.
+        case atTheLimit
+        /// An endless body with the limit raised out of reach, and a 1 s deadline.
+        case deadline
+    }
+
+    static let limit = URLSessionTransport.defaultMaximumResponseSize
+    /// What the process may grow by beyond the limit: buffers of the transports and Foundation.
+    static let slack = 16 * 1_048_576
+    static let deadline: TimeInterval = 1
+
+    @Test(arguments: Case.allCases, TestTransport.all)
+    func bodiesStayWithinTheLimit(_ limitCase: Case, _ transport: TestTransport) async throws {
+        if limitCase == .gzipBomb, let fixture = TestServers.fixture {
+            // The fixture builds its bomb on the first request: built here, the child's time is
+            // the client's. CurlTransport asks for no encoding and keeps the 1 MiB as it is.
+            _ = try await CurlTransport().send(URLRequest(url: fixture.appendingPathComponent("limits/gzip-bomb")))
+        }
+        try await ChildProcess.expectCleanRun(
+            workload: "body-limit \(limitCase.rawValue) \(transport.rawValue)", filter: "ResponseSizeLimitTests/workload",
+            timeout: 120, proof: "BODYLIMIT: \(limitCase.rawValue) \(transport.rawValue)")
+    }
+
+    @Test(.enabled(if: ChildProcess.requestedWorkload?.hasPrefix("body-limit ") == true, "runs in a child process only"))
+    func workload() async throws {
+        let words = (ChildProcess.requestedWorkload ?? "").split(separator: " ").map(String.init)
+        let limitCase = try #require(Case(rawValue: words[1]))
+        let transport = try #require(TestTransport(rawValue: words[2]))
+        let name = "BODYLIMIT: \(limitCase.rawValue) \(transport.rawValue)"
+
+        let router = Router<TestEndpoint>(
+            transport: Self.transport(transport, limit: limitCase == .deadline ? 4 << 30 : Self.limit),
+            callbackQueue: DispatchQueue(label: "limit"))
+        let endpoint = Self.endpoint(limitCase)
+        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(ProcessResources.resetPeakResidentBytes())
+        let before = try #require(ProcessResources.residentBytes())
+        Self.watch(before: before, name: name)
+
+        // Timed where the router delivers, on its callback queue: what the caller's own task
+        // needs to resume afterwards is not the router's doing.
+        let started = Date()
+        let (result, elapsed) = await withCheckedContinuation { continuation in
+            router.request(endpoint) { result in
+                continuation.resume(returning: (result, Date().timeIntervalSince(started)))
+            }
+        }
+        let growth = (ProcessResources.peakResidentBytes() ?? 0) - before
+        let outcome: String
+        switch result {
+        case .success(let response): outcome = "\(response.statusCode) with \(response.data.count) bytes"
+        case .failure(let error): outcome = "\(error)"
+        }
+        print(String(format: "\(name): %@ after %.3f s, peak growth %.1f MiB", outcome, elapsed, Double(growth) / 1_048_576))
+
+        switch limitCase {
+        case .endless, .gzipBomb, .endlessError:
+            Self.expectTooLarge(result, transport: transport, bomb: limitCase == .gzipBomb)
+            #expect(growth <= Self.limit + Self.slack)
+            #expect(elapsed < 10)
+        case .atTheLimit:
+            #expect((try? result.get().data.count) == Self.limit)
+            #expect(growth <= Self.limit + Self.slack)
+        case .deadline:
+            guard case .failure(.timedOut) = result else {
+                Issue.record("expected the deadline, got \(outcome)")
+                return
+            }
+            #expect(elapsed < Self.deadline + TestTiming.bound(0.1))
+        }
+    }
+
+    static func transport(_ kind: TestTransport, limit: Int) -> any HTTPTransport {
+        switch kind {
+        case .urlSession: return URLSessionTransport(maximumResponseSize: limit)
+        case .curl: return CurlTransport(configuration: .init(maximumResponseSize: limit))
+        }
+    }
+
+    /// The body was refused with the limit named; or, for a gzip bomb on a transport that does
+    /// not decode (CurlTransport asks for no encoding), kept as it came, within the limit.
+    static func expectTooLarge(_ result: Result<Response, NetworkError>, transport: TestTransport, bomb: Bool) {
+        switch result {
+        case .failure(.responseTooLarge(let limit)):
+            #expect(limit == Self.limit)
+            #expect("\(NetworkError.responseTooLarge(limit: limit))".contains("maximumResponseSize"))
+        case .success(let response) where bomb && transport == .curl:
+            #expect(response.data.count <= Self.limit)
+            #expect(response.data.starts(with: [0x1F, 0x8B]), "the gzip body, as it was sent")
+        default:
+            Issue.record("expected NetworkError.responseTooLarge(limit: \(Self.limit)), got \(result)")
+        }
+    }
+
+    static func endpoint(_ limitCase: Case) -> TestEndpoint {
+        var endpoint = TestEndpoint.fixture("limits/endless", timeout: 30)
+        var parameters: Parameters = [:]
+        switch limitCase {
+        case .endless: break
+        case .endlessError: parameters["status"] = 500
+        case .gzipBomb: endpoint.path = "limits/gzip-bomb"
+        case .atTheLimit:
+            endpoint.path = "limits/sized"
+            parameters["bytes"] = limit
+        case .deadline: endpoint.timeout = deadline
+        }
+        endpoint.task = .requestParameters(bodyParameters: nil, bodyEncoding: .json, urlParameters: parameters)
+        return endpoint
+    }
+
+    /// Ends the process, with a line that says so, once it has grown by more than 1 GiB.
+    static func watch(before: Int, name: String) {
+        let started = Date()
+        Thread.detachNewThread {
+            while true {
+                if let now = ProcessResources.residentBytes(), now - before > 1 << 30 {
+                    print(String(format: "\(name): over the 1 GiB cap after %.3f s; stopped", Date().timeIntervalSince(started)))
+                    exit(3)
+                }
+                usleep(2_000)
+            }
+        }
+    }
+}
+
+/// The limit on the other bodies kept in memory: an upload's response, a download's error body,
+/// and a body received whole by a session of the caller's. A limit of 1 MiB keeps these in the
+/// test process.
+@Suite("Response size limit on every body in memory", .needsFixtureServer)
+struct ResponseSizeLimitPathTests {
+    static let limit = 1_048_576
+
+    func router(_ transport: TestTransport) -> Router<TestEndpoint> {
+        let made: any HTTPTransport
+        switch transport {
+        case .urlSession: made = URLSessionTransport(maximumResponseSize: Self.limit)
+        case .curl: made = CurlTransport(configuration: .init(maximumResponseSize: Self.limit))
+        }
+        return Router(transport: made, callbackQueue: DispatchQueue(label: "limit"))
+    }
+
+    func expectTooLarge(_ endpoint: TestEndpoint, through router: Router<TestEndpoint>) async {
+        do {
+            let response = try await router.request(endpoint)
+            Issue.record("expected responseTooLarge, got \(response.statusCode) with \(response.data.count) bytes")
+        } catch {
+            guard case .responseTooLarge(limit: Self.limit) = error else {
+                Issue.record("expected responseTooLarge(limit: \(Self.limit)), got \(error)")
+                return
+            }
+        }
+    }
+
+    @Test(arguments: TestTransport.all)
+    func anUploadsEndlessResponseIsStoppedAtTheLimit(_ transport: TestTransport) async throws {
+        var endpoint = TestEndpoint.fixture("limits/endless", .post)
+        endpoint.task = .uploadData(Data(repeating: 1, count: 1_000))
+        await expectTooLarge(endpoint, through: router(transport))
+    }
+
+    @Test(arguments: TestTransport.all)
+    func aDownloadsEndlessErrorBodyIsStoppedAtTheLimit(_ transport: TestTransport) async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("limit-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        var endpoint = TestEndpoint.fixture("limits/endless")
+        endpoint.task = .download(DownloadDestination(file), urlParameters: ["status": 500])
+        await expectTooLarge(endpoint, through: router(transport))
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
+    @Test func aSessionOfTheCallersIsCheckedOnceTheBodyIsIn() async throws {
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let router = Router<TestEndpoint>(
+            transport: URLSessionTransport(session: session, maximumResponseSize: Self.limit), callbackQueue: DispatchQueue(label: "limit"))
+        var endpoint = TestEndpoint.fixture("limits/sized")
+        endpoint.task = .requestParameters(bodyParameters: nil, bodyEncoding: .json, urlParameters: ["bytes": 2 * Self.limit])
+        await expectTooLarge(endpoint, through: router)
+        endpoint.task = .requestParameters(bodyParameters: nil, bodyEncoding: .json, urlParameters: ["bytes": Self.limit])
+        #expect(try await router.request(endpoint).data.count == Self.limit)
+    }
+}
+
+@Suite("Response size limit defaults")
+struct ResponseSizeLimitDefaultTests {
+    @Test func bothTransportsKeepUpTo32MiBByDefault() {
+        #expect(URLSessionTransport.defaultMaximumResponseSize == 32 * 1_048_576)
+        #expect(URLSessionTransport().maximumResponseSize == URLSessionTransport.defaultMaximumResponseSize)
+        #expect(CurlTransport().configuration.maximumResponseSize == CurlTransport.defaultMaximumResponseSize)
+    }
+
+    @Test func theErrorNamesTheLimitAndHowToRaiseIt() {
+        let error = NetworkError(ResponseSizeLimit.error(limit: 1_000))
+        guard case .responseTooLarge(limit: 1_000) = error else {
+            Issue.record("got \(error)")
+            return
+        }
+        #expect(error.description.contains("1000 bytes"))
+        #expect(error.description.contains("maximumResponseSize"))
+    }
+}
