@@ -122,3 +122,24 @@ extension Reliability {
         }
     }
 }
+
+extension Reliability {
+    /// Compression on the wire, decoded for the caller, the same on both transports.
+    @Suite("Content encoding", .needsFixtureServer)
+    struct ContentEncodingTests {
+        @Test(arguments: TestTransport.all)
+        func bothTransportsAskForGzip(_ transport: TestTransport) async throws {
+            let echo = try jsonObject(try await transport.router().request(TestEndpoint.fixture("echo")).data)
+            let headers = try #require(echo["headers"] as? [String: String])
+            #expect(headers["accept-encoding"]?.contains("gzip") == true, "\(headers)")
+        }
+
+        /// A gzip body of about 1 KiB that inflates to 1 MiB of zeros arrives decoded.
+        @Test(arguments: TestTransport.all)
+        func aGzipBodyArrivesDecoded(_ transport: TestTransport) async throws {
+            let response = try await transport.router().request(TestEndpoint.fixture("limits/gzip-bomb?mib=1"))
+            #expect(response.data.count == 1 << 20)
+            #expect(response.data.allSatisfy { $0 == 0 })
+        }
+    }
+}
