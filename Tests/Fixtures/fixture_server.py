@@ -25,6 +25,7 @@ Routes (any method unless noted; unknown paths get 404 {"error":"no route"}):
     /protected                  200 only with "Authorization: Bearer fresh-token"
     /protected/stats            {"requests": n, "unauthorized": m}
     /basic-auth                 401 with WWW-Authenticate: Basic realm="fixture"
+    /token-in-401               401 whose JSON body holds an access_token (no secret in the URL)
     /retry-after-date           503 with Retry-After as an HTTP-date 2 s ahead
     /close-before-response, /close-after-headers, /close-mid-body, /short-body,
     /drip?bytes=N, /invalid-json, /wrong-shape, /empty, /wrong-content-type,
@@ -162,6 +163,11 @@ async def r_protected_stats(req):
 async def r_basic_auth(req):
     return json_response(401, {"error": "auth required"},
                          (("WWW-Authenticate", 'Basic realm="fixture"'),))
+
+
+async def r_token_in_401(req):
+    # A secret that only the body carries: no string made from the error may show it.
+    return json_response(401, {"access_token": "tok-SECRET-4f1c9a", "error": "expired", "detail": "try again"})
 
 
 async def r_retry_after_date(req):
@@ -493,6 +499,7 @@ EXACT_ROUTES = {
     "/redirect-loop": r_redirect_loop,
     "/redirect-refused": r_redirect_refused,
     "/upload": r_upload,
+    "/token-in-401": r_token_in_401,
     "/redirect-to": r_redirect_to,
     "/echo": r_echo,
     "/bad-content-length": r_bad_content_length,

@@ -31,7 +31,9 @@ public struct NetworkLoggerPlugin: PluginType {
         public init(rawValue: Int) { self.rawValue = rawValue }
         /// Request and response headers (redacted).
         public static let headers = Options(rawValue: 1 << 0)
-        /// Request and response bodies, up to ``NetworkLoggerPlugin/bodyLimit`` bytes.
+        /// Request and response bodies, up to ``NetworkLoggerPlugin/bodyLimit`` bytes, with the
+        /// values of secret JSON members and form fields redacted. Off by default: without it
+        /// no line shows a body byte, an error's included.
         public static let bodies = Options(rawValue: 1 << 1)
     }
 
@@ -115,7 +117,8 @@ public struct NetworkLoggerPlugin: PluginType {
             }
         }
         if options.contains(.bodies), !response.data.isEmpty {
-            lines.append("    " + Self.excerpt(response.data))
+            let shown = Data(redaction.body(response.data, contentType: response.header("Content-Type")).utf8)
+            lines.append("    " + Self.excerpt(shown))
         }
         return lines.joined(separator: "\n")
     }

@@ -37,7 +37,9 @@ public struct Redaction: Sendable {
     /// `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, `X-Api-Key`, and query
     /// parameters and form fields named like secrets: `api_key`, `apikey`, `key`, `token`,
     /// `access_token`, `refresh_token`, `id_token`, `client_secret`, `secret`, `password`,
-    /// `signature`, `sig`. JSON bodies are not rewritten: log them only when they hold no secret.
+    /// `signature`, `sig`. A body shown on request (a logger's `.bodies`, `cURLDescription()`,
+    /// ``NetworkError/description(includingBody:redaction:)``) has the values of JSON members
+    /// and form fields of those names replaced too.
     public static let `default` = Redaction(
         headers: ["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"],
         queryParameters: [
@@ -118,13 +120,6 @@ public struct Redaction: Sendable {
             let name = String(pair[..<equals]).removingPercentEncoding ?? String(pair[..<equals])
             return hidesParameter(named: name) ? "\(pair[..<equals])=\(replacementEscaped)" : String(pair)
         }.joined(separator: "&")
-    }
-
-    /// A request body as it may be shown: form bodies redacted, others as they are.
-    func body(_ data: Data, contentType: String?) -> String {
-        let text = String(decoding: data, as: UTF8.self)
-        guard let contentType, contentType.lowercased().hasPrefix("application/x-www-form-urlencoded") else { return text }
-        return formBody(text)
     }
 
     private var replacementEscaped: String {
