@@ -21,6 +21,8 @@ final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
     private let target: BodyTarget
     private let progress: TransferProgressHandler
     private var completion: (@Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void)?
+    /// Cancels the task, when a write to the download's file failed.
+    private var cancelTask: (@Sendable () -> Void)?
     private var response: HTTPURLResponse?
     private var body = Data()
     private var file: FileHandle?
@@ -44,10 +46,15 @@ final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
         self.upload = upload
     }
 
-    /// Sets what receives the outcome; before the task is resumed, so before any callback.
-    func start(_ completion: @escaping @Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void) {
+    /// Sets what receives the outcome, and how to stop the task when its file cannot be
+    /// written; before the task is resumed, so before any callback.
+    func start(
+        _ completion: @escaping @Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void,
+        cancelTask: (@Sendable () -> Void)? = nil
+    ) {
         lock.lock()
         self.completion = completion
+        self.cancelTask = cancelTask
         lock.unlock()
     }
 
@@ -88,8 +95,21 @@ final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
         lock.lock()
         if stopped {
             lock.unlock()
-        } else if let file {
-            file.write(data)
+        } else if let file, case .file(let url) = target {
+            do {
+                try DownloadFile.write(data, to: file, at: url)
+            } catch {
+                // A full disk or a file-size limit: the transfer ends now with this error, and
+                // what follows is not buffered instead.
+                fileFailure = error
+                try? file.close()
+                self.file = nil
+                stopped = true
+                let cancelTask = self.cancelTask
+                lock.unlock()
+                cancelTask?()
+                return
+            }
             received += Int64(data.count)
             let (done, total) = (received, expected)
             lock.unlock()
@@ -108,6 +128,7 @@ final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
         lock.lock()
         let completion = self.completion
         self.completion = nil
+        cancelTask = nil
         try? file?.close()
         file = nil
         let (response, body, fileFailure) = (self.response, self.body, self.fileFailure)

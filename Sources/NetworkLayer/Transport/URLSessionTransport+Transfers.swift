@@ -57,7 +57,7 @@ extension URLSessionTransport {
         guard !Task.isCancelled else { throw URLError.cancelledBeforeSending }
         delegate.register(call, for: task)
         return try await awaitCallback { completion in
-            call.start(completion)
+            call.start(completion, cancelTask: { task.cancel() })
             task.resume()
             return {
                 call.stop()
