@@ -31,13 +31,21 @@ final class DownloadWork: Sendable {
         }
     }
 
-    /// `request`, asking only for the missing part when a resumable download has a partial file.
+    /// `request`, asking only for the missing part when a resumable download has a partial file,
+    /// and only of the file that part came from: `If-Range` with its validator
+    /// (``ResumeValidator``), so that a file changed on the server is sent whole (a `200`) and
+    /// replaces the partial file. A partial file without a validator is removed, not resumed.
     func resumeRequest(_ request: URLRequest) -> URLRequest {
         guard destination.resumes else { return request }
         let have = Payload.size(of: workFile)
         guard have > 0 else { return request }
+        guard let validator = ResumeValidator.read(from: workFile) else {
+            discardPartial()
+            return request
+        }
         var request = request
         request.setValue("bytes=\(have)-", forHTTPHeaderField: "Range")
+        request.setValue(validator, forHTTPHeaderField: "If-Range")
         return request
     }
 

@@ -58,7 +58,7 @@ enum InMemoryTransfer {
     ) async throws -> (Data, HTTPURLResponse) {
         let (data, response) = try await send(request)
         guard (200..<300).contains(response.statusCode) else { return (data, response) }
-        let start = try DownloadFile.open(file, appending: response.statusCode == 206)
+        let start = try DownloadFile.open(file, for: response)
         defer { try? start.handle.close() }
         try DownloadFile.write(data, to: start.handle, at: file)
         let written = start.offset + Int64(data.count)
@@ -113,7 +113,8 @@ package enum DownloadFile {
     }
 
     /// Opens `url` for the 2xx body of `response`: appended when it is a 206 whose
-    /// `Content-Range` continues the file, from empty otherwise. Also returns the bytes already
+    /// `Content-Range` continues the file, from empty otherwise (a 200 replaces what a resumed
+    /// download kept). Keeps the response's validator on the file (``ResumeValidator``). Also returns the bytes already
     /// in the file and the expected size of the whole file (`nil` when unknown).
     ///
     /// - Throws: ``DownloadError/unexpectedRange(start:expected:)`` for a 206 that does not start
@@ -130,6 +131,8 @@ package enum DownloadFile {
                 throw DownloadError.unexpectedRange(start: start, expected: opened.offset)
             }
         }
+        // What a resumption must send in If-Range to continue this same file.
+        ResumeValidator.record(ResumeValidator.validator(of: response), on: opened.handle.fileDescriptor)
         // The server controls Content-Length: an overflowing total is reported as unknown.
         let total = opened.offset.addingReportingOverflow(response.expectedContentLength)
         let expected = response.expectedContentLength >= 0 && !total.overflow ? total.partialValue : nil
