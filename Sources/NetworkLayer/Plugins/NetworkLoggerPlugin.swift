@@ -60,9 +60,10 @@ public struct NetworkLoggerPlugin: PluginType {
         self.sink = sink
     }
 
-    /// Writes `line` and a newline to standard error.
+    /// Writes `line` and a newline to standard error. A failed write (a closed descriptor)
+    /// loses the line: `FileHandle.write(_:)` would trap on it instead.
     public static let standardError: Sink = { line in
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        try? FileHandle.standardError.write(contentsOf: Data((line + "\n").utf8))
     }
 
     /// Logs the request about to be sent.
