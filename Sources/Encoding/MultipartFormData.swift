@@ -99,15 +99,35 @@ public struct MultipartFormData: Sendable {
 
     /// Writes the body to a new file at `fileURL`, reading file parts in 1 MiB chunks.
     ///
-    /// - Throws: ``MultipartFormDataError`` when a part cannot be read or the file written.
+    /// The file is created readable and writable by its owner only (0600): it holds the whole
+    /// body. A file already at `fileURL` is replaced. When the body cannot be written whole
+    /// (a full disk, a file-size limit), the file is removed and the error thrown: nothing is
+    /// left half-written.
+    ///
+    /// - Throws: ``MultipartFormDataError/unwritableFile(_:)`` when the file cannot be created
+    ///   or written, ``MultipartFormDataError/unreadableFile(_:)`` when a part cannot be read.
     public func writeBody(to fileURL: URL) throws {
-        guard FileManager.default.createFile(atPath: fileURL.path, contents: nil),
-            let output = try? FileHandle(forWritingTo: fileURL)
-        else {
+        let output: FileHandle
+        do {
+            output = try PrivateFile.openForWriting(fileURL, truncating: true)
+        } catch {
             throw MultipartFormDataError.unwritableFile(fileURL.path)
         }
-        defer { try? output.close() }
-        try write { chunk in output.write(chunk) }
+        do {
+            defer { try? output.close() }
+            try write { chunk in
+                do {
+                    try PrivateFile.write(chunk, to: output)
+                } catch {
+                    throw MultipartFormDataError.unwritableFile(fileURL.path)
+                }
+            }
+        } catch {
+            // Only a regular file: a path may lead to a device (/dev/full), never ours to remove.
+            let type = (try? FileManager.default.attributesOfItem(atPath: fileURL.path))?[.type] as? FileAttributeType
+            if type == .typeRegular { try? FileManager.default.removeItem(at: fileURL) }
+            throw error
+        }
     }
 
     private func write(_ emit: (Data) throws -> Void) throws {
@@ -167,7 +187,8 @@ public struct MultipartFormData: Sendable {
 public enum MultipartFormDataError: Error, Sendable, Equatable {
     /// A file part does not exist, is not a regular file, or could not be read.
     case unreadableFile(String)
-    /// The temporary body file could not be created or written.
+    /// The body file could not be created or written whole (a missing folder, a full disk, a
+    /// file-size limit); nothing is left at its path.
     case unwritableFile(String)
 }
 

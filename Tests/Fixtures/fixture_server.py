@@ -25,6 +25,7 @@ Routes (any method unless noted; unknown paths get 404 {"error":"no route"}):
     /protected                  200 only with "Authorization: Bearer fresh-token"
     /protected/stats            {"requests": n, "unauthorized": m}
     /basic-auth                 401 with WWW-Authenticate: Basic realm="fixture"
+    /token-in-401               401 whose JSON body holds an access_token (no secret in the URL)
     /retry-after-date           503 with Retry-After as an HTTP-date 2 s ahead
     /close-before-response, /close-after-headers, /close-mid-body, /short-body,
     /drip?bytes=N, /invalid-json, /wrong-shape, /empty, /wrong-content-type,
@@ -39,6 +40,12 @@ Routes (any method unless noted; unknown paths get 404 {"error":"no route"}):
     /bytes/{n}?seed=S           n bytes of sha256(f"{S}:{i}") blocks; Range
     /bytes/{n}/sha256?seed=S    {"sha256": hex} of that stream
     /upload (POST, PUT)         {"size", "sha256", "content_type"} of the body
+    /changing/{key}?size=N      N bytes of /bytes/N?seed={key}:v{version} with ETag "{key}-v{version}";
+                                Range honoured only when If-Range (if sent) is that ETag;
+                                &cut=M: the key's first request gets M bytes, then the
+                                connection closes; &validators=none: no ETag, no Last-Modified
+    /changing/{key}/bump        the next version of the file: {"version": v}
+    /changing/{key}/log         {"requests": [{"range": R, "if_range": I}, ...]}
     /once-per-connection        like /upload, but only the first request of each
                                 connection is answered: a second one on the same
                                 kept-alive connection is read, then the connection
@@ -166,6 +173,11 @@ async def r_protected_stats(req):
 async def r_basic_auth(req):
     return json_response(401, {"error": "auth required"},
                          (("WWW-Authenticate", 'Basic realm="fixture"'),))
+
+
+async def r_token_in_401(req):
+    # A secret that only the body carries: no string made from the error may show it.
+    return json_response(401, {"access_token": "tok-SECRET-4f1c9a", "error": "expired", "detail": "try again"})
 
 
 async def r_retry_after_date(req):
@@ -427,6 +439,52 @@ async def r_bytes(req):
                     stream=byte_stream(seed, start, end + 1))
 
 
+# key -> version, keys whose first request was cut, and key -> requests seen
+CHANGING_VERSIONS: dict[str, int] = {}
+CHANGING_CUT: set[str] = set()
+CHANGING_LOGS: dict[str, list[dict]] = {}
+
+
+async def r_changing(req):
+    key, _, action = req.path[len("/changing/"):].partition("/")
+    if not key or action not in ("", "bump", "log"):
+        return NOT_FOUND
+    if action == "bump":
+        CHANGING_VERSIONS[key] = CHANGING_VERSIONS.get(key, 1) + 1
+        return json_response(200, {"version": CHANGING_VERSIONS[key]})
+    if action == "log":
+        return json_response(200, {"requests": CHANGING_LOGS.get(key, [])})
+    CHANGING_LOGS.setdefault(key, []).append(
+        {"range": req.headers.get("range"), "if_range": req.headers.get("if-range")})
+    version = CHANGING_VERSIONS.get(key, 1)
+    size = int(req.query["size"]) if req.query.get("size", "").isdigit() else 200_000
+    seed = f"{key}:v{version}"
+    etag = f'"{key}-v{version}"'
+    with_validators = req.query.get("validators") != "none"
+    common = [("Content-Type", "application/octet-stream"), ("Accept-Ranges", "bytes")]
+    if with_validators:
+        common.append(("ETag", etag))
+    cut = req.query.get("cut", "")
+    if cut.isdigit() and key not in CHANGING_CUT and "range" not in req.headers:
+        CHANGING_CUT.add(key)
+        await req.discard_body()
+        req.writer.write(render_head(200, (*common, ("Content-Length", size)))
+                         + b"".join(byte_chunks(seed, 0, min(int(cut), size))))
+        await req.writer.drain()
+        return CLOSE
+    byte_range = None
+    if "range" in req.headers:
+        if_range = req.headers.get("if-range")
+        if if_range is None or (with_validators and if_range == etag):
+            byte_range = parse_range(req.headers["range"], size)
+    if byte_range is None or byte_range == "unsatisfiable":
+        return Response(200, (*common, ("Content-Length", size)), stream=byte_stream(seed, 0, size))
+    start, end = byte_range
+    return Response(206, (*common, ("Content-Length", end - start + 1),
+                          ("Content-Range", f"bytes {start}-{end}/{size}")),
+                    stream=byte_stream(seed, start, end + 1))
+
+
 async def r_upload(req):
     if req.method not in ("POST", "PUT"):
         return json_response(405, {"error": "method not allowed"}, (("Allow", "POST, PUT"),))
@@ -510,6 +568,7 @@ EXACT_ROUTES = {
     "/redirect-loop": r_redirect_loop,
     "/redirect-refused": r_redirect_refused,
     "/upload": r_upload,
+    "/token-in-401": r_token_in_401,
     "/redirect-to": r_redirect_to,
     "/echo": r_echo,
     "/bad-content-length": r_bad_content_length,
@@ -527,6 +586,7 @@ PREFIX_ROUTES = (
     ("/status/", r_status),
     ("/sequence/", r_sequence),
     ("/bytes/", r_bytes),
+    ("/changing/", r_changing),
     ("/cache/", cache_routes.route),  # HTTP caching rules and hit counters
     ("/limits/", limit_routes.route),  # bodies past a client's memory limit
 )

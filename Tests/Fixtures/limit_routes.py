@@ -44,8 +44,10 @@ async def _endless(rate_mib: int):
     pause = STREAM_CHUNK / (rate_mib * MIB) if rate_mib else 0
     while True:
         yield _FRAMED_CHUNK
-        if pause:
-            await asyncio.sleep(pause)
+        # Always give the loop a turn: drain() returns without one while the client keeps up,
+        # and this server's other connections (other tests' requests) would wait until the
+        # client stopped reading, past their deadlines.
+        await asyncio.sleep(pause)
 
 
 async def r_endless(req):
@@ -90,6 +92,7 @@ async def _sized(size: int):
         chunk = _CHUNK if remaining >= len(_CHUNK) else _CHUNK[:remaining]
         remaining -= len(chunk)
         yield chunk
+        await asyncio.sleep(0)
 
 
 async def r_sized(req):

@@ -51,7 +51,8 @@ final class DiskStore: Sendable {
         state = Locked(State(index: CacheIndex(capacity: capacity)))
         let path = self.directory.path
         do {
-            try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
+            // 0700: the folder holds response bodies, often of authenticated requests (issue 23).
+            try PrivateFile.makeFolder(self.directory)
         } catch {
             throw .unusableDirectory(path: path, reason: "it cannot be created (\(error.localizedDescription))")
         }

@@ -19,7 +19,8 @@ extension HTTPCache {
         /// Zero keeps nothing in memory, which makes sense only with a ``directory``.
         public var memoryCapacity: Int
         /// The folder of the disk cache, created if needed; `nil` (the default) for no disk cache.
-        /// One process at a time may use a folder.
+        /// One process at a time may use a folder. It holds response bodies, so it is made (or
+        /// narrowed to) 0700, and its files are 0600: give the cache a folder of its own.
         public var directory: URL?
         /// The most bytes of files kept in ``directory``; 64 MiB by default.
         public var diskCapacity: Int

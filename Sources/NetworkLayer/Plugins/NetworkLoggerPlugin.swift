@@ -31,7 +31,9 @@ public struct NetworkLoggerPlugin: PluginType {
         public init(rawValue: Int) { self.rawValue = rawValue }
         /// Request and response headers (redacted).
         public static let headers = Options(rawValue: 1 << 0)
-        /// Request and response bodies, up to ``NetworkLoggerPlugin/bodyLimit`` bytes.
+        /// Request and response bodies, up to ``NetworkLoggerPlugin/bodyLimit`` bytes, with the
+        /// values of secret JSON members and form fields redacted. Off by default: without it
+        /// no line shows a body byte, an error's included.
         public static let bodies = Options(rawValue: 1 << 1)
     }
 
@@ -58,9 +60,10 @@ public struct NetworkLoggerPlugin: PluginType {
         self.sink = sink
     }
 
-    /// Writes `line` and a newline to standard error.
+    /// Writes `line` and a newline to standard error. A failed write (a closed descriptor)
+    /// loses the line: `FileHandle.write(_:)` would trap on it instead.
     public static let standardError: Sink = { line in
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        try? FileHandle.standardError.write(contentsOf: Data((line + "\n").utf8))
     }
 
     /// Logs the request about to be sent.
@@ -115,7 +118,8 @@ public struct NetworkLoggerPlugin: PluginType {
             }
         }
         if options.contains(.bodies), !response.data.isEmpty {
-            lines.append("    " + Self.excerpt(response.data))
+            let shown = Data(redaction.body(response.data, contentType: response.header("Content-Type")).utf8)
+            lines.append("    " + Self.excerpt(shown))
         }
         return lines.joined(separator: "\n")
     }

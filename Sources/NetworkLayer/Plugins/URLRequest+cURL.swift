@@ -13,8 +13,9 @@ extension URLRequest {
     /// //   -H 'Authorization: <redacted>'
     /// ```
     ///
-    /// A body that is not UTF-8 text is replaced by a comment giving its size. Form bodies have
-    /// their secret fields redacted; JSON bodies are shown as they are.
+    /// A body that is not UTF-8 text is replaced by a comment giving its size. Form fields and
+    /// JSON members named by `redaction`'s query parameters are redacted; a JSON body without
+    /// such a member is shown as it is.
     public func cURLDescription(redaction: Redaction = .default) -> String {
         var lines = ["curl -X \(shellQuoted(httpMethod ?? "GET")) \(shellQuoted(redaction.url(url)))"]
         for (name, value) in (allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {

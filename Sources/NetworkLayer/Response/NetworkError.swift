@@ -108,7 +108,8 @@ public enum NetworkError: Error, Sendable {
 
 extension NetworkError: CustomStringConvertible, CustomDebugStringConvertible {
     /// The same sentence as `localizedDescription`: printing an error shows no secret, where
-    /// the default description would print a wrapped `URLError`'s user info, URL included.
+    /// the default description would print a wrapped `URLError`'s user info, URL included, and
+    /// no byte of a response body.
     public var description: String { errorDescription ?? "NetworkError" }
 
     /// The case and its sentence, with the request as ``Response/description`` shows it when the
@@ -133,7 +134,10 @@ extension NetworkError: CustomStringConvertible, CustomDebugStringConvertible {
 }
 
 extension NetworkError: LocalizedError {
-    /// A sentence that says what failed and, where the server answered, what it said.
+    /// A sentence that says what failed and, where the server answered, its status and the
+    /// body's size. Never the body itself, which may hold a secret: it stays on
+    /// ``response`` (`error.response?.data`), and ``description(includingBody:redaction:)``
+    /// shows it redacted on request.
     public var errorDescription: String? {
         switch self {
         case .invalidRequest(let error):
@@ -147,13 +151,13 @@ extension NetworkError: LocalizedError {
         case .cancelled:
             return "The request was cancelled."
         case .unacceptableStatusCode(let response):
-            let body = Self.bodyExcerpt(response.data)
+            // Never the body: an error body may hold a token (issue 23). See description(includingBody:).
             return "The server answered \(response.statusCode)"
                 + " \(HTTPURLResponse.localizedString(forStatusCode: response.statusCode))"
-                + (body.isEmpty ? "." : ": \(body)")
+                + " (\(response.data.count)-byte body)."
         case .decoding(let error, let response):
-            return "The \(response.statusCode) response could not be decoded: \(Self.describe(error))."
-                + " Body begins: \(Self.bodyExcerpt(response.data))"
+            return "The \(response.statusCode) response (\(response.data.count)-byte body) could not be decoded:"
+                + " \(Self.describe(error))."
         case .download(let error):
             return error.errorDescription
         case .stream(let error):
@@ -164,14 +168,6 @@ extension NetworkError: LocalizedError {
         case .underlying(let error):
             return "The request failed: \(error.localizedDescription)"
         }
-    }
-
-    /// The first 200 bytes of a body on one line (control characters become spaces), for
-    /// messages and logs.
-    static func bodyExcerpt(_ data: Data) -> String {
-        let text = String(decoding: data.prefix(200), as: UTF8.self)
-        let line = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
-        return data.count > 200 ? line + "…" : line
     }
 
     private static func format(_ seconds: TimeInterval) -> String {

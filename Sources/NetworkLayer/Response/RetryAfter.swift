@@ -13,37 +13,24 @@ public enum RetryAfter: Sendable, Equatable {
     /// `Retry-After: Wed, 21 Oct 2026 07:28:00 GMT`.
     case date(Date)
 
-    /// Parses a header value; `nil` when it is neither a non-negative integer nor an HTTP-date.
+    /// Parses a header value; `nil` when it is malformed, and a malformed `Retry-After` counts
+    /// as absent.
     ///
-    /// All three date formats of RFC 9110 §5.6.7 are accepted: IMF-fixdate, RFC 850 and asctime.
+    /// `delay-seconds` is one or more ASCII digits (capped at about 31 years, since the server
+    /// controls the number); an HTTP-date is any of the three forms of RFC 9110 §5.6.7
+    /// (IMF-fixdate, RFC 850 and asctime), read strictly by the package's one date parser: an
+    /// extra space, a sign or a fraction make the value invalid. Spaces and tabs around the value
+    /// are not part of it.
     public init?(headerValue: String) {
-        let value = headerValue.trimmingCharacters(in: .whitespaces)
-        if let seconds = UInt64(value) {
-            // Capped at about 31 years: the server controls the number, and callers convert it.
-            self = .seconds(min(TimeInterval(seconds), 1_000_000_000))
+        let value = headerValue.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+        if !value.isEmpty, value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+            // Too many digits for UInt64 is still a number of seconds: the cap.
+            self = .seconds(min(UInt64(value).map { TimeInterval($0) } ?? .infinity, 1_000_000_000))
             return
         }
-        // The shortest HTTP-date (asctime) has 24 characters; skip the formatters for anything
-        // shorter. A formatter is made per call because DateFormatter is not Sendable.
-        guard value.utf8.count >= 24 else { return nil }
-        for format in Self.dateFormats {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: value) {
-                self = .date(date)
-                return
-            }
-        }
-        return nil
+        guard let date = HTTPDate.parse(value) else { return nil }
+        self = .date(date)
     }
-
-    private static let dateFormats = [
-        "EEE, dd MMM yyyy HH:mm:ss zzz",  // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
-        "EEEE, dd-MMM-yy HH:mm:ss zzz",  // RFC 850:     Sunday, 06-Nov-94 08:49:37 GMT
-        "EEE MMM d HH:mm:ss yyyy",  // asctime:     Sun Nov  6 08:49:37 1994
-    ]
 
     /// Seconds to wait from `now`; never negative (a date in the past means "now").
     public func delay(from now: Date = Date()) -> TimeInterval {

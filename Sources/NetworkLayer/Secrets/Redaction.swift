@@ -40,8 +40,9 @@ public struct Redaction: Sendable {
     /// ``credentialHeaders`` (`Authorization`, `Proxy-Authorization`, `Cookie`, `X-Api-Key`),
     /// `Set-Cookie`, and query parameters and form fields named like secrets: `api_key`,
     /// `apikey`, `key`, `token`, `access_token`, `refresh_token`, `id_token`, `client_secret`,
-    /// `secret`, `password`, `signature`, `sig`. JSON bodies are not rewritten: log them only
-    /// when they hold no secret.
+    /// `secret`, `password`, `signature`, `sig`. A body shown on request (a logger's `.bodies`,
+    /// `cURLDescription()`, ``NetworkError/description(includingBody:redaction:)``) has the
+    /// values of JSON members and form fields of those names replaced too.
     public static let `default` = Redaction(
         headers: credentialHeaders.union(["set-cookie"]),
         queryParameters: [
@@ -135,13 +136,6 @@ public struct Redaction: Sendable {
             let name = String(pair[..<equals]).removingPercentEncoding ?? String(pair[..<equals])
             return hidesParameter(named: name) ? "\(pair[..<equals])=\(replacementEscaped)" : String(pair)
         }.joined(separator: "&")
-    }
-
-    /// A request body as it may be shown: form bodies redacted, others as they are.
-    func body(_ data: Data, contentType: String?) -> String {
-        let text = String(decoding: data, as: UTF8.self)
-        guard let contentType, contentType.lowercased().hasPrefix("application/x-www-form-urlencoded") else { return text }
-        return formBody(text)
     }
 
     private var replacementEscaped: String {

@@ -35,9 +35,10 @@ public struct DownloadDestination: Sendable, Equatable {
     /// download to the same destination asks only for the rest (`Range: bytes=N-`). `false` by
     /// default.
     ///
-    /// The resumed part is appended when the server answers `206`; a `200` starts the file
-    /// over. No `If-Range` validator is sent yet, so resume only resources that do not change
-    /// between the two downloads (versioned or content-addressed URLs).
+    /// The request also sends `If-Range` with the validator of the part already kept (its
+    /// response's strong `ETag`, else `Last-Modified`, kept on the partial file): the resumed
+    /// part is appended when the server answers `206`, and a `200` (the file changed meanwhile)
+    /// starts the file over. A partial file without a validator is discarded, not resumed.
     ///
     /// A destination named by the response (``isNamedByResponse``) cannot resume: the name of
     /// its partial file would be known only once the response has started. It is ignored there.

@@ -25,6 +25,11 @@ public enum DownloadError: Error, Sendable, Equatable {
     /// URL survived the destination's rules (say `filename=".."` from `https://example.com/`).
     /// The value is that URL, without its query.
     case noFileName(String)
+    /// The body could not be written to the download's working file (the first value): the
+    /// disk is full, a file-size limit was reached, or another write error, named by the second
+    /// value. The transfer stops at once and nothing is put at the destination; a resumable
+    /// download keeps what was written whole in its `.partial` file.
+    case writeFailed(String, reason: String)
 }
 
 extension DownloadError: LocalizedError {
@@ -38,6 +43,8 @@ extension DownloadError: LocalizedError {
         case .unexpectedRange(let start, let expected):
             let start = start.map(String.init) ?? "no Content-Range"
             return "The server resumed the download at \(start) instead of byte \(expected), where the partial file ends."
+        case .writeFailed(let path, let reason):
+            return "The download could not be written to \(path): \(reason)."
         case .noFileName(let url):
             return "The response from \(url) names no usable file: no Content-Disposition file name, and no last path component."
         }

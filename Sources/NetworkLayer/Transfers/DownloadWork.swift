@@ -3,14 +3,16 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A download's working file: a temporary file, or the destination's `.partial` file when the
-/// download is resumable.
+/// A download's working file: a file in the process's private ``WorkingFolder``, or the
+/// destination's `.partial` file when the download is resumable. Either is created 0600
+/// (``PrivateFile``).
 final class DownloadWork: Sendable {
     let destination: DownloadDestination
     let workFile: URL
     private let succeeded = Locked(false)
 
-    init(destination: DownloadDestination) {
+    /// - Throws: ``DownloadError/cannotWrite(_:)`` when the working folder cannot be made.
+    init(destination: DownloadDestination) throws(DownloadError) {
         self.destination = destination
         // A resumable download's working file sits beside the destination, so its folder must
         // exist before the first byte arrives.
@@ -18,19 +20,32 @@ final class DownloadWork: Sendable {
             try? FileManager.default.createDirectory(
                 at: destination.url.deletingLastPathComponent(), withIntermediateDirectories: true)
         }
-        workFile =
-            destination.resumes
-            ? destination.partialFileURL
-            : FileManager.default.temporaryDirectory.appendingPathComponent("networklayer-download-\(UUID().uuidString)")
+        if destination.resumes {
+            workFile = destination.partialFileURL
+        } else {
+            do {
+                workFile = try WorkingFolder.newFile(prefix: "networklayer-download")
+            } catch {
+                throw .cannotWrite(FileManager.default.temporaryDirectory.path)
+            }
+        }
     }
 
-    /// `request`, asking only for the missing part when a resumable download has a partial file.
+    /// `request`, asking only for the missing part when a resumable download has a partial file,
+    /// and only of the file that part came from: `If-Range` with its validator
+    /// (``ResumeValidator``), so that a file changed on the server is sent whole (a `200`) and
+    /// replaces the partial file. A partial file without a validator is removed, not resumed.
     func resumeRequest(_ request: URLRequest) -> URLRequest {
         guard destination.resumes else { return request }
         let have = Payload.size(of: workFile)
         guard have > 0 else { return request }
+        guard let validator = ResumeValidator.read(from: workFile) else {
+            discardPartial()
+            return request
+        }
         var request = request
         request.setValue("bytes=\(have)-", forHTTPHeaderField: "Range")
+        request.setValue(validator, forHTTPHeaderField: "If-Range")
         return request
     }
 
@@ -60,7 +75,11 @@ final class DownloadWork: Sendable {
         }
         // A download with an empty body never created its working file.
         if !manager.fileExists(atPath: workFile.path) {
-            guard manager.createFile(atPath: workFile.path, contents: nil) else { throw .cannotWrite(workFile.path) }
+            do {
+                try PrivateFile.openForWriting(workFile, truncating: false).close()
+            } catch {
+                throw .cannotWrite(workFile.path)
+            }
         }
         try FilePlacement.move(workFile, to: target, replacing: destination.options.contains(.replaceExisting))
         return target

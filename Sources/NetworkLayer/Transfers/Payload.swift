@@ -22,10 +22,16 @@ enum Payload: Sendable {
         case .upload(let body):
             self = .upload(body, temporaryFile: nil)
         case .multipart(let form):
-            // Large forms go through a temporary file so that memory stays flat.
+            // Large forms go through a file (0600, in the process's 0700 working folder) so
+            // that memory stays flat. Written whole before anything is sent: a form that cannot
+            // be written fails here, and leaves no file.
             if form.contentLength > MultipartFormData.streamingThreshold {
-                let file = FileManager.default.temporaryDirectory
-                    .appendingPathComponent("networklayer-multipart-\(UUID().uuidString)")
+                let file: URL
+                do {
+                    file = try WorkingFolder.newFile(prefix: "networklayer-multipart")
+                } catch {
+                    throw MultipartFormDataError.unwritableFile(FileManager.default.temporaryDirectory.path)
+                }
                 do {
                     try form.writeBody(to: file)
                 } catch {
@@ -45,7 +51,7 @@ enum Payload: Sendable {
             {
                 throw DownloadError.destinationExists(destination.url.path)
             }
-            self = .download(DownloadWork(destination: destination))
+            self = .download(try DownloadWork(destination: destination))
         }
     }
 

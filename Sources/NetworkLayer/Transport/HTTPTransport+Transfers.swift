@@ -58,32 +58,63 @@ enum InMemoryTransfer {
     ) async throws -> (Data, HTTPURLResponse) {
         let (data, response) = try await send(request)
         guard (200..<300).contains(response.statusCode) else { return (data, response) }
-        let start = try DownloadFile.open(file, appending: response.statusCode == 206)
+        let start = try DownloadFile.open(file, for: response)
         defer { try? start.handle.close() }
-        start.handle.write(data)
+        try DownloadFile.write(data, to: start.handle, at: file)
         let written = start.offset + Int64(data.count)
         progress(written, written)
         return (Data(), response)
     }
 }
 
-/// Opening a download's file for writing; shared with NetworkLayerCurl's transport.
+/// Opening and writing a download's file; shared with NetworkLayerCurl's transport, so that
+/// both transports create it 0600 and report a failed write the same way.
 package enum DownloadFile {
-    /// Opens `url` for writing at its end (appending) or from empty, creating it if needed.
+    /// Opens `url` for writing at its end (appending) or from empty, creating it 0600 if needed
+    /// (``PrivateFile``).
+    ///
+    /// - Throws: ``DownloadError/cannotWrite(_:)`` when the file cannot be opened.
     package static func open(_ url: URL, appending: Bool) throws -> (handle: FileHandle, offset: Int64) {
-        let manager = FileManager.default
-        if !appending || !manager.fileExists(atPath: url.path) {
-            guard manager.createFile(atPath: url.path, contents: nil) else {
-                throw DownloadError.cannotWrite(url.path)
-            }
+        let handle: FileHandle
+        let offset: Int64
+        do {
+            handle = try PrivateFile.openForWriting(url, truncating: !appending)
+            offset = Int64(try handle.seekToEnd())
+        } catch {
+            throw DownloadError.cannotWrite(url.path)
         }
-        let handle = try FileHandle(forWritingTo: url)
-        let offset = Int64(try handle.seekToEnd())
         return (handle, offset)
     }
 
+    /// Writes `bytes` at the end of the download's file `url` opened as `handle`.
+    ///
+    /// - Throws: ``DownloadError/writeFailed(_:reason:)`` naming the cause (a full disk, a
+    ///   file-size limit): the caller ends the transfer with it. Never traps.
+    package static func write(_ bytes: UnsafeRawBufferPointer, to handle: FileHandle, at url: URL) throws {
+        do {
+            try PrivateFile.write(bytes, to: handle)
+        } catch {
+            throw writeFailure(error, at: url)
+        }
+    }
+
+    /// Writes `data`, as the buffer form does.
+    package static func write(_ data: Data, to handle: FileHandle, at url: URL) throws {
+        do {
+            try PrivateFile.write(data, to: handle)
+        } catch {
+            throw writeFailure(error, at: url)
+        }
+    }
+
+    private static func writeFailure(_ error: any Error, at url: URL) -> DownloadError {
+        let reason = (error as? POSIXError).map { String(cString: strerror($0.code.rawValue)) } ?? "\(error)"
+        return .writeFailed(url.path, reason: reason)
+    }
+
     /// Opens `url` for the 2xx body of `response`: appended when it is a 206 whose
-    /// `Content-Range` continues the file, from empty otherwise. Also returns the bytes already
+    /// `Content-Range` continues the file, from empty otherwise (a 200 replaces what a resumed
+    /// download kept). Keeps the response's validator on the file (``ResumeValidator``). Also returns the bytes already
     /// in the file and the expected size of the whole file (`nil` when unknown).
     ///
     /// - Throws: ``DownloadError/unexpectedRange(start:expected:)`` for a 206 that does not start
@@ -100,6 +131,8 @@ package enum DownloadFile {
                 throw DownloadError.unexpectedRange(start: start, expected: opened.offset)
             }
         }
+        // What a resumption must send in If-Range to continue this same file.
+        ResumeValidator.record(ResumeValidator.validator(of: response), on: opened.handle.fileDescriptor)
         // The server controls Content-Length: an overflowing total is reported as unknown.
         let total = opened.offset.addingReportingOverflow(response.expectedContentLength)
         let expected = response.expectedContentLength >= 0 && !total.overflow ? total.partialValue : nil

@@ -33,7 +33,8 @@ final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
     private var stopped = false
     /// The largest body kept in memory, in bytes.
     private let maximumBodySize: Int
-    /// Cancelled when the body kept in memory passes ``maximumBodySize``.
+    /// Cancelled when the body kept in memory passes ``maximumBodySize``, or a write to the
+    /// download's file fails.
     private var task: URLSessionTask?
 
     /// The request's method: a `HEAD` response has no body to count.
@@ -53,8 +54,9 @@ final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
         self.upload = upload
     }
 
-    /// Sets what receives the outcome, and the task it belongs to; before the task is resumed,
-    /// so before any callback.
+    /// Sets what receives the outcome, and the task it belongs to (stopped when the body passes
+    /// its limit or the download's file cannot be written); before the task is resumed, so
+    /// before any callback.
     func start(_ completion: @escaping @Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void, task: URLSessionTask) {
         lock.lock()
         self.completion = completion
@@ -111,8 +113,21 @@ final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
         lock.lock()
         if stopped {
             lock.unlock()
-        } else if let file {
-            file.write(data)
+        } else if let file, case .file(let url) = target {
+            do {
+                try DownloadFile.write(data, to: file, at: url)
+            } catch {
+                // A full disk or a file-size limit: the transfer ends now with this error, and
+                // what follows is not buffered instead.
+                fileFailure = error
+                try? file.close()
+                self.file = nil
+                stopped = true
+                let task = self.task
+                lock.unlock()
+                task?.cancelWithoutWaiting()
+                return
+            }
             received += Int64(data.count)
             let (done, total) = (received, expected)
             lock.unlock()

@@ -111,9 +111,9 @@ final class CurlCall: CurlTransferDelegate, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard !isStopped else { return .abort }
-        if let file {
+        if let file, case .file(let url) = sink {
             do {
-                try file.write(contentsOf: chunk)
+                try DownloadFile.write(chunk, to: file, at: url)
             } catch {
                 failure = error
                 return .abort

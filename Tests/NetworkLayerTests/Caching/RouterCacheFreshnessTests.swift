@@ -41,11 +41,12 @@ struct RouterCacheFreshnessTests {
         #expect(try await serverHits(key) == 1)
     }
 
-    /// An `Expires` that has passed, and `Expires: 0` (an invalid date, which RFC 9111 §5.3 says
-    /// means "already expired").
+    /// An `Expires` that has passed, and `Expires: 0` and a date in 2100 with an extra space
+    /// (invalid dates, which RFC 9111 §5.3 says mean "already expired").
     enum Expired: String, CaseIterable, Sendable, CustomStringConvertible {
         case inThePast = "ago=60"
         case zero = "value=0"
+        case malformed = "value=Fri,%20%2001%20Jan%202100%2000:00:00%20GMT"
 
         var description: String { rawValue }
     }
@@ -61,6 +62,7 @@ struct RouterCacheFreshnessTests {
         let first = try await router.request(endpoint(path))
         #expect(first.header("Cache-Control") == nil)
         if expired == .zero { #expect(first.header("Expires") == "0") }
+        if expired == .malformed { #expect(first.header("Expires") == "Fri,  01 Jan 2100 00:00:00 GMT") }
         let second = try await router.request(endpoint(path))
         #expect(second.cacheOutcome == .network)
         #expect(try second.decode(Body.self).hit == 2)

@@ -14,7 +14,18 @@ struct RetryAfterTests {
         #expect(RetryAfter(headerValue: value) == .date(Date(timeIntervalSince1970: 784_111_777)))
     }
 
-    @Test(arguments: ["-1", "1.5", "soon", "", "Sun, 06 Nov 1994"])
+    @Test func aNumberTooLargeForUInt64IsTheCap() {
+        #expect(RetryAfter(headerValue: "99999999999999999999999") == .seconds(1_000_000_000))
+    }
+
+    /// A malformed value counts as no `Retry-After` at all: a sign, a fraction, and dates with
+    /// an extra space, a one-digit day or another zone, which the DateFormatter it used to go
+    /// through accepted.
+    @Test(arguments: [
+        "-1", "1.5", "soon", "", "Sun, 06 Nov 1994", "+5", "5 s", "Sun,  06 Nov 1994 08:49:37 GMT",
+        "Sun, 06 Nov 1994  08:49:37 GMT", "Sun, 6 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 PST",
+        "Sun Nov 6 08:49:37 1994", "sun, 06 nov 1994 08:49:37 gmt",
+    ])
     func invalidValuesAreNil(value: String) {
         #expect(RetryAfter(headerValue: value) == nil)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+@testable import NetworkLayer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -15,9 +16,10 @@ func fixtureDigest(bytes: Int, seed: String) async throws -> String {
     return try jsonObject(data)["sha256"] as? String ?? ""
 }
 
-/// The package's temporary files now in the temporary directory.
+/// The package's temporary files now in this process's working folder (``WorkingFolder``).
 func leftoverTemporaryFiles() -> Set<String> {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? []
+    guard let folder = WorkingFolder.existing else { return [] }
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
     // Only the library's own prefixes: other processes share the temporary directory.
     return Set(names.filter { $0.hasPrefix("networklayer-download-") || $0.hasPrefix("networklayer-multipart-") })
 }

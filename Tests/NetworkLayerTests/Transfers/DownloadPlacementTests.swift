@@ -51,6 +51,11 @@ struct DownloadPlacementTests {
         let destination = DownloadDestination(folder.appendingPathComponent("r.bin"), options: [.replaceExisting], resumable: true)
         try Data("old".utf8).write(to: destination.url)
         try expected.prefix(1500).write(to: destination.partialFileURL)
+        // The validator the first part came with (the fixture's Last-Modified), as a real
+        // interrupted download keeps it: a partial file without one is not resumed.
+        let partial = try FileHandle(forUpdating: destination.partialFileURL)
+        ResumeValidator.record("Wed, 01 Jan 2025 00:00:00 GMT", on: partial.fileDescriptor)
+        try partial.close()
 
         let response = try await router.request(endpoint("bytes/4000?seed=resume-replace", task: .download(destination)))
 

@@ -19,6 +19,7 @@ public struct CommandOutput: Sendable {
     /// The process's stdout and stderr, written unbuffered so that the two interleave in the
     /// order they were written and nothing is lost when the process exits.
     public static let standardStreams = CommandOutput(
-        standardOutput: { FileHandle.standardOutput.write(Data($0.utf8)) },
-        standardError: { FileHandle.standardError.write(Data($0.utf8)) })
+        // Throwing writes: a failed write (a closed descriptor, a full disk) must not trap.
+        standardOutput: { try? FileHandle.standardOutput.write(contentsOf: Data($0.utf8)) },
+        standardError: { try? FileHandle.standardError.write(contentsOf: Data($0.utf8)) })
 }

@@ -1,0 +1,43 @@
+import Foundation
+
+extension NetworkError {
+    /// The longest excerpt of a body ``description(includingBody:redaction:)`` shows, in bytes:
+    /// 1024.
+    public static let bodyExcerptLimit = 1024
+
+    /// ``description``, followed, when `includingBody` is `true` and the server answered with a
+    /// body, by that body with the values of secret fields replaced: JSON members and form
+    /// fields named by `redaction`'s query parameters (`access_token`, `password`, …, see
+    /// ``Redaction/default``). At most ``bodyExcerptLimit`` bytes of it, on one line.
+    ///
+    /// No other string made from an error shows body bytes; this is the explicit way to see
+    /// what the server said while debugging. The raw body is `error.response?.data`.
+    ///
+    /// ```swift
+    /// } catch let error as NetworkError {
+    ///     print(error.description(includingBody: true))
+    ///     // The server answered 401 unauthorized (41-byte body). Body: {"access_token":"<redacted>",…}
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - includingBody: Whether to append the redacted body; with `false` this is
+    ///     ``description``.
+    ///   - redaction: Which fields are secret; ``Redaction/default`` by default. Pass the
+    ///     router's ``Router/redaction`` to hide what its plugins name too.
+    /// - Returns: One line of text.
+    public func description(includingBody: Bool, redaction: Redaction = .default) -> String {
+        guard includingBody, let response, !response.data.isEmpty else { return description }
+        let shown = redaction.body(response.data, contentType: response.header("Content-Type"))
+        return description + " Body: " + Self.excerpt(shown)
+    }
+
+    /// `text` cut to ``bodyExcerptLimit`` bytes, on one line (control characters become spaces).
+    private static func excerpt(_ text: String) -> String {
+        let utf8 = text.utf8
+        let cut = utf8.count > bodyExcerptLimit
+        let head = cut ? String(decoding: utf8.prefix(bodyExcerptLimit), as: UTF8.self) : text
+        let line = String(String.UnicodeScalarView(head.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+        return cut ? line + "… (\(utf8.count) bytes)" : line
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import TestSupport
+import TransportTestSupport
+@testable import NetworkLayer
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A resumed download continues only the file its first part came from (issue 23, item 10),
+/// against the fixture's `/changing/{key}`, whose file changes when told to and whose first
+/// answer is cut short.
+extension TransferTests {
+    private static let changingSize = 200_000
+
+    private func changing(_ key: String, _ query: String = "", task: HTTPTask) -> TestEndpoint {
+        var endpoint = TestEndpoint.fixture("changing/\(key)?size=\(Self.changingSize)&cut=50000\(query)", timeout: 30)
+        endpoint.task = task
+        return endpoint
+    }
+
+    /// The requests the fixture saw for `key`: their `Range` and `If-Range`.
+    private func changingLog(_ key: String) async throws -> [[String: Any]] {
+        let log = try await Router<TestEndpoint>(callbackQueue: DispatchQueue(label: "log")).request(.fixture("changing/\(key)/log"))
+        return try jsonObject(log.data)["requests"] as? [[String: Any]] ?? []
+    }
+
+    /// Interrupts the first download of `key`, leaving a partial file.
+    private func interruptedDownload(_ endpoint: TestEndpoint, router: Router<TestEndpoint>, partial: URL) async throws -> Int64 {
+        do {
+            _ = try await router.request(endpoint)
+            Issue.record("the cut download succeeded")
+        } catch {}
+        let kept = Payload.size(of: partial)
+        #expect(kept > 0 && kept < Int64(Self.changingSize), "the first part is kept")
+        return kept
+    }
+
+    @Test(arguments: TestTransport.all)
+    func aFileChangedOnTheServerIsFetchedWholeNotSpliced(_ transport: TestTransport) async throws {
+        let router = transport.router()
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let key = "splice-\(transport)-\(UUID().uuidString)"
+        let destination = DownloadDestination(folder.appendingPathComponent("changing.bin"), resumable: true)
+        let kept = try await interruptedDownload(
+            changing(key, task: .download(destination)), router: router, partial: destination.partialFileURL)
+
+        // The file changes on the server between the interruption and the resumption.
+        _ = try await router.request(.fixture("changing/\(key)/bump"))
+        let response = try await router.request(changing(key, task: .download(destination)))
+
+        #expect(response.request.value(forHTTPHeaderField: "Range") == "bytes=\(kept)-")
+        #expect(response.request.value(forHTTPHeaderField: "If-Range") == "\"\(key)-v1\"")
+        #expect(response.statusCode == 200, "the changed file is sent whole")
+        #expect(try sha256(ofFile: destination.url) == (try await fixtureDigest(bytes: Self.changingSize, seed: "\(key):v2")))
+        #expect(!FileManager.default.fileExists(atPath: destination.partialFileURL.path))
+        let log = try await changingLog(key)
+        #expect(log.last?["if_range"] as? String == "\"\(key)-v1\"")
+    }
+
+    @Test(arguments: TestTransport.all)
+    func anUnchangedFileIsResumedWithIfRange(_ transport: TestTransport) async throws {
+        let router = transport.router()
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let key = "same-\(transport)-\(UUID().uuidString)"
+        let destination = DownloadDestination(folder.appendingPathComponent("same.bin"), resumable: true)
+        let kept = try await interruptedDownload(
+            changing(key, task: .download(destination)), router: router, partial: destination.partialFileURL)
+        let response = try await router.request(changing(key, task: .download(destination)))
+        #expect(response.statusCode == 206)
+        #expect(response.request.value(forHTTPHeaderField: "Range") == "bytes=\(kept)-")
+        #expect(response.request.value(forHTTPHeaderField: "If-Range") == "\"\(key)-v1\"")
+        #expect(try sha256(ofFile: destination.url) == (try await fixtureDigest(bytes: Self.changingSize, seed: "\(key):v1")))
+    }
+
+    @Test(arguments: TestTransport.all)
+    func aPartialFileWithoutAValidatorIsNotResumed(_ transport: TestTransport) async throws {
+        let router = transport.router()
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let key = "novalidator-\(transport)-\(UUID().uuidString)"
+        let destination = DownloadDestination(folder.appendingPathComponent("plain.bin"), resumable: true)
+        _ = try await interruptedDownload(
+            changing(key, "&validators=none", task: .download(destination)), router: router,
+            partial: destination.partialFileURL)
+        _ = try await router.request(.fixture("changing/\(key)/bump"))
+        let response = try await router.request(changing(key, "&validators=none", task: .download(destination)))
+        #expect(response.statusCode == 200)
+        #expect(response.request.value(forHTTPHeaderField: "Range") == nil, "nothing to resume against")
+        #expect(try sha256(ofFile: destination.url) == (try await fixtureDigest(bytes: Self.changingSize, seed: "\(key):v2")))
+        #expect((try await changingLog(key)).allSatisfy { $0["range"] is NSNull || $0["range"] == nil })
+    }
+}
