@@ -12,14 +12,8 @@ struct CallerSessionRedirectTests {
         Router<TestEndpoint>(transport: URLSessionTransport(session: session), callbackQueue: DispatchQueue(label: "caller-session"))
     }
 
-    /// A fixture route that redirects to httpbin's header echo: another port, another origin.
-    private func crossOrigin(_ headers: HTTPHeaders) throws -> TestEndpoint {
-        let httpbin = try #require(TestServers.httpbin)
-        var endpoint = TestEndpoint.fixture("redirect-to")
-        endpoint.headers = headers
-        endpoint.task = .requestParameters(
-            bodyParameters: nil, bodyEncoding: .json, urlParameters: ["url": httpbin.appendingPathComponent("headers").absoluteString])
-        return endpoint
+    private func crossOrigin(_ headers: HTTPHeaders = [:]) throws -> TestEndpoint {
+        try TestEndpoint.crossOriginRedirect(headers: headers)
     }
 
     @Test(arguments: ["no delegate", "a delegate that follows"])

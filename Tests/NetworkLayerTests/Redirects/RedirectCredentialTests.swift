@@ -11,14 +11,8 @@ import FoundationNetworking
 /// test runs over each transport.
 @Suite("Redirects and credentials", .needsFixtureServer, .needsHTTPBin)
 struct RedirectCredentialTests {
-    /// A fixture route that redirects to httpbin's header echo: another port, another origin.
     private func crossOrigin(_ headers: HTTPHeaders = [:]) throws -> TestEndpoint {
-        let httpbin = try #require(TestServers.httpbin)
-        var endpoint = TestEndpoint.fixture("redirect-to")
-        endpoint.headers = headers
-        endpoint.task = .requestParameters(
-            bodyParameters: nil, bodyEncoding: .json, urlParameters: ["url": httpbin.appendingPathComponent("headers").absoluteString])
-        return endpoint
+        try TestEndpoint.crossOriginRedirect(headers: headers)
     }
 
     private func echoedHeaders(_ endpoint: TestEndpoint, through router: Router<TestEndpoint>) async throws -> [String: String] {

@@ -1,6 +1,7 @@
 import Foundation
 import NetworkLayer
 import TestSupport
+import Testing
 
 /// An endpoint whose every property a test sets; real APIs use enums, tests want one-liners.
 struct TestEndpoint: EndPointType {
@@ -26,6 +27,16 @@ struct TestEndpoint: EndPointType {
         TestEndpoint(
             baseURL: TestServers.fixture ?? URL(fileURLWithPath: "/no-fixture"), path: path,
             httpMethod: method, timeout: timeout)
+    }
+
+    /// The fixture's redirect to httpbin's header echo: another port, so another origin.
+    static func crossOriginRedirect(headers: HTTPHeaders = [:]) throws -> TestEndpoint {
+        let httpbin = try #require(TestServers.httpbin)
+        var endpoint = TestEndpoint.fixture("redirect-to")
+        endpoint.headers = headers
+        endpoint.task = .requestParameters(
+            bodyParameters: nil, bodyEncoding: .json, urlParameters: ["url": httpbin.appendingPathComponent("headers").absoluteString])
+        return endpoint
     }
 
     static func offline(_ path: String = "x", _ method: HTTPMethod = .get, task: HTTPTask = .request, headers: HTTPHeaders? = nil) -> TestEndpoint {
