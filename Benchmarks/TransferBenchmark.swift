@@ -19,14 +19,6 @@ func resetPeakRSS() {
     try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
 }
 
-func currentRSSMiB() -> Double? {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-        return line.split(separator: " ").compactMap { Double($0) }.first.map { $0 / 1024 }
-    }
-    return nil
-}
-
 /// Peak RSS growth while `body` runs, in MiB.
 func peakGrowth(_ body: () async throws -> Void) async rethrows -> Double? {
     resetPeakRSS()
