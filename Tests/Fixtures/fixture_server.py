@@ -53,6 +53,8 @@ Routes (any method unless noted; unknown paths get 404 {"error":"no route"}):
     /content-length?value=V&body=B   200 with "Content-Length: V" verbatim and body B
     /early-hints                103 Early Hints, then 200 {"ok":true}
     /repeated-headers           200 with X-Repeated twice and two Link fields
+    /set-cookies?status=N       N (200 by default) with two Set-Cookie fields, the first with an
+                                Expires date (which has a comma): expiring=1 and plain=2
     /limits/...                 endless bodies, gzip bombs, sized bodies (limit_routes.py)
 
 Python 3.11 standard library only; binds to 127.0.0.1 and nothing else.
@@ -545,6 +547,17 @@ async def r_repeated_headers(req):
     return REPEATED_HEADERS
 
 
+# For a client's own cookie storage only (a test's ephemeral one): see above.
+async def r_set_cookies(req):
+    code = parse_status(req.query.get("status", "200"))
+    if code is None:
+        return NOT_FOUND
+    return json_response(code, {"status": code}, [
+        ("Set-Cookie", "expiring=1; Path=/; Expires=Wed, 21 Oct 2099 07:28:00 GMT"),
+        ("Set-Cookie", "plain=2; Path=/"),
+    ])
+
+
 async def r_not_found(req):
     return NOT_FOUND
 
@@ -580,6 +593,7 @@ EXACT_ROUTES = {
     "/content-length": r_content_length,
     "/early-hints": r_early_hints,
     "/repeated-headers": r_repeated_headers,
+    "/set-cookies": r_set_cookies,
 }
 
 PREFIX_ROUTES = (

@@ -35,6 +35,22 @@ struct CurlResponseHeadTests {
         #expect(head.value(forHTTPHeaderField: "location") == "/a")
     }
 
+    /// Joined with ", " as other repeated fields are, an `Expires` date's comma would look like
+    /// the start of another cookie.
+    @Test func setCookieValuesAreKeptApartFromTheFinalHeadOnly() throws {
+        var head = CurlResponseHead()
+        let lines = [
+            "HTTP/1.1 103 Early Hints", "Set-Cookie: interim=1", "",
+            "HTTP/1.1 302 Found", "Set-Cookie: a=1; Expires=Wed, 21 Oct 2099 07:28:00 GMT", "set-cookie: b=2", "",
+        ]
+        for line in lines {
+            let bytes = Array(line.utf8) + [13, 10]
+            _ = bytes.withUnsafeBytes { head.consume($0, url: url) }
+        }
+        #expect(head.isComplete)
+        #expect(head.setCookieValues == ["a=1; Expires=Wed, 21 Oct 2099 07:28:00 GMT", "b=2"])
+    }
+
     @Test func valuesAreTrimmedOfSpacesAndTabs() throws {
         let head = try #require(response(["HTTP/1.1 200 OK", "X-Padded: \t value \t", ""]))
         #expect(head.value(forHTTPHeaderField: "X-Padded") == "value")

@@ -39,5 +39,17 @@ public enum TestTransport: String, CaseIterable, Sendable, CustomStringConvertib
         }
     }
 
+    /// A new transport of this kind that keeps cookies in a new, empty, in-memory storage of
+    /// its own, returned with it: an ephemeral session's `httpCookieStorage`, given to
+    /// `CurlTransport` as its `cookieStorage`.
+    public func makeWithCookies() -> (transport: any HTTPTransport, cookies: HTTPCookieStorage)? {
+        let configuration = URLSessionConfiguration.ephemeral
+        guard let storage = configuration.httpCookieStorage else { return nil }
+        switch self {
+        case .urlSession: return (URLSessionTransport(configuration: configuration), storage)
+        case .curl: return (CurlTransport(configuration: .init(cookieStorage: storage)), storage)
+        }
+    }
+
     public var description: String { rawValue }
 }

@@ -26,8 +26,7 @@ extension URLSessionTransport {
         }
         // Not `request.httpShouldHandleCookies`: FoundationNetworking ignores it and sets cookies anyway.
         if configuration.httpShouldSetCookies, let url = request.url,
-            let cookies = configuration.httpCookieStorage?.cookies(for: url), !cookies.isEmpty,
-            let cookie = HTTPCookie.requestHeaderFields(with: cookies)["Cookie"], !cookie.isEmpty
+            let cookie = configuration.httpCookieStorage?.cookieHeader(for: url)
         {
             added["Cookie"] = cookie
         }

@@ -204,6 +204,9 @@ final class CurlEasyTransfer: @unchecked Sendable {
             return 0
         case .complete(let response):
             didDeliverHead = true
+            if request.cookieStorage != nil {
+                request.storeCookies(head.setCookieValues)
+            }
             switch delegate.transferDidReceive(head: response) {
             case .proceed:
                 return line.count

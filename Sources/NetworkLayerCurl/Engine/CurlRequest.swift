@@ -22,15 +22,18 @@ struct CurlRequest: Sendable {
     /// The longest silence, in either direction, before the transfer fails with
     /// `URLError(.timedOut)`; `nil` for none.
     let idleTimeout: TimeInterval?
+    /// Where the `Set-Cookie` fields of the response heads are stored; `nil` to ignore them.
+    let cookieStorage: HTTPCookieStorage?
 
     /// - Parameters:
     ///   - request: The request; its `httpBody` is the body unless `body` is given.
     ///   - body: A body kept outside the request (an upload).
+    ///   - cookieStorage: Where the responses' cookies are stored; `nil` to ignore them.
     /// - Throws: `RequestBuildingError` for a header name or value that would change the
     ///   request's framing; `URLError(.unsupportedURL)` for a URL that is not http or https
     ///   with a host; `URLError(.requestBodyStreamExhausted)` for an `httpBodyStream`, which
     ///   this engine does not read.
-    init(_ request: URLRequest, body: UploadBody? = nil) throws {
+    init(_ request: URLRequest, body: UploadBody? = nil, cookieStorage: HTTPCookieStorage? = nil) throws {
         guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = url.host, !host.isEmpty
         else {
@@ -60,11 +63,24 @@ struct CurlRequest: Sendable {
         self.body = body ?? request.httpBody.map(UploadBody.data)
         let timeout = request.timeoutInterval
         self.idleTimeout = timeout > 0 && timeout.isFinite ? timeout : nil
+        self.cookieStorage = cookieStorage
     }
 
     /// Whether the headers include `name` (lowercase), in any letter case.
     func hasHeader(_ name: String) -> Bool {
         headerNames.contains(name)
+    }
+
+    /// Stores the cookies of `setCookieValues`, the `Set-Cookie` field values of one response
+    /// head, each parsed on its own (an `Expires` date has a comma, so the values cannot be
+    /// joined), in ``cookieStorage``.
+    func storeCookies(_ setCookieValues: [String]) {
+        guard let cookieStorage, !setCookieValues.isEmpty else { return }
+        let cookies = setCookieValues.flatMap {
+            HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: originalURL)
+        }
+        guard !cookies.isEmpty else { return }
+        cookieStorage.setCookies(cookies, for: originalURL, mainDocumentURL: originalURL)
     }
 
     /// The request's URL reduced to `scheme://host:port/path`, for error messages.

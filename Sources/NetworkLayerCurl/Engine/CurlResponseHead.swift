@@ -27,6 +27,11 @@ struct CurlResponseHead {
     private var status: Int?
     private var fields: [(name: String, value: String)] = []
     private var size = 0
+    /// The values of the `Set-Cookie` fields of the last head, each on its own: joined, as
+    /// other repeated fields are, they could not be told apart (an `Expires` date has a comma).
+    var setCookieValues: [String] {
+        fields.filter { $0.name.lowercased() == "set-cookie" }.map(\.value)
+    }
     /// Whether the final head has been seen.
     private(set) var isComplete = false
 

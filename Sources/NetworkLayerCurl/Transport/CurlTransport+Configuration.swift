@@ -1,5 +1,8 @@
 import Foundation
 import NetworkLayer
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 extension CurlTransport {
     /// The settings of a ``CurlTransport``, shared by all its requests.
@@ -42,17 +45,35 @@ extension CurlTransport {
         /// 2xx bodies go to their file and streams are read as they arrive: neither is limited.
         public var maximumResponseSize: Int
 
+        /// Where cookies are kept, as a session's `httpCookieStorage`; `nil` (the default) for
+        /// no cookies: none is sent but the request's own `Cookie` header, and `Set-Cookie` is
+        /// ignored.
+        ///
+        /// With a storage, a request without a `Cookie` header of its own is sent with the
+        /// storage's cookies for its URL, and the `Set-Cookie` fields of every response head
+        /// (redirects and error statuses included) are stored. The router's cache keys on the
+        /// `Cookie` that will be sent (``CurlTransport/headersAdded(to:)``). An in-memory
+        /// storage is `URLSessionConfiguration.ephemeral.httpCookieStorage`.
+        ///
+        /// ```swift
+        /// var configuration = CurlTransport.Configuration()
+        /// configuration.cookieStorage = URLSessionConfiguration.ephemeral.httpCookieStorage
+        /// ```
+        public var cookieStorage: HTTPCookieStorage?
+
         /// Creates a configuration; every parameter has the default its property states.
         public init(
             timeout: TimeInterval? = nil, certificateAuthority: CertificateAuthority? = nil,
             pinnedPublicKeys: [String] = [], maximumConnectionsPerHost: Int? = nil,
-            maximumResponseSize: Int = CurlTransport.defaultMaximumResponseSize
+            maximumResponseSize: Int = CurlTransport.defaultMaximumResponseSize,
+            cookieStorage: HTTPCookieStorage? = nil
         ) {
             self.timeout = timeout
             self.certificateAuthority = certificateAuthority
             self.pinnedPublicKeys = pinnedPublicKeys
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
             self.maximumResponseSize = maximumResponseSize
+            self.cookieStorage = cookieStorage
         }
 
         var engineSettings: CurlEngine.Settings {

@@ -5,9 +5,14 @@ import FoundationNetworking
 #endif
 
 extension CurlTransport {
-    /// `[:]`: libcurl sends the request's own headers and no credential of its own. It keeps no
-    /// cookies (no cookie engine is enabled) and never sends a URL's `user:password@`, so the
-    /// cache's key, made from the request's headers, is the whole of what reaches the wire.
-    /// A cookie storage added to this transport must report its `Cookie` here.
-    public func headersAdded(to request: URLRequest) -> HTTPHeaders? { [:] }
+    /// The `Cookie` header made from ``Configuration/cookieStorage`` for the request's URL, when
+    /// there is a storage, it has cookies for the URL and the request has no `Cookie` of its
+    /// own; `[:]` otherwise. libcurl sends the request's own headers and no credential of its
+    /// own (no cookie engine of libcurl's is enabled, and a URL's `user:password@` is never
+    /// sent), so the cache's key, made from the request's headers and these, is the whole of
+    /// what reaches the wire.
+    public func headersAdded(to request: URLRequest) -> HTTPHeaders? {
+        guard let cookie = cookieAdded(to: request) else { return [:] }
+        return ["Cookie": cookie]
+    }
 }

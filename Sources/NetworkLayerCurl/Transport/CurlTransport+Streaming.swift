@@ -10,7 +10,7 @@ extension CurlTransport {
     /// reading from the socket, and the server is slowed by TCP's flow control), so memory stays
     /// bounded however slow the reader is.
     public func stream(_ request: URLRequest) async throws -> StreamedResponse {
-        let curlRequest = try CurlRequest(request)
+        let curlRequest = try prepare(request)
         let call = CurlStreamCall(url: curlRequest.originalURL)
         guard !Task.isCancelled else { throw URLError.cancelledBeforeSending }
         let head = try await awaitCallback { deliver in

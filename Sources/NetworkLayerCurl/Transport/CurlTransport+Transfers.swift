@@ -15,7 +15,7 @@ extension CurlTransport {
     ///   when the file cannot be opened, before anything is sent.
     public func upload(_ request: URLRequest, body: UploadBody, progress: @escaping TransferProgressHandler) async throws -> (Data, HTTPURLResponse) {
         guard !Task.isCancelled else { throw URLError.cancelledBeforeSending }
-        let request = try CurlRequest(request, body: body)
+        let request = try prepare(request, body: body)
         let call = CurlCall(
             sink: .memory, maximumBodySize: configuration.maximumResponseSize, url: request.originalURL,
             sendProgress: progress)
@@ -30,7 +30,7 @@ extension CurlTransport {
     ///   not continue it.
     public func download(_ request: URLRequest, to file: URL, progress: @escaping TransferProgressHandler) async throws -> (Data, HTTPURLResponse) {
         guard !Task.isCancelled else { throw URLError.cancelledBeforeSending }
-        let request = try CurlRequest(request)
+        let request = try prepare(request)
         let call = CurlCall(
             sink: .file(file), maximumBodySize: configuration.maximumResponseSize, url: request.originalURL,
             receiveProgress: progress)

@@ -25,7 +25,8 @@ import FoundationNetworking
 ///
 /// What it does not do, by design: follow redirects (a 3xx is returned as it is; the router
 /// decides), answer authentication challenges (credentials travel in headers, never in the
-/// URL, whose `user:password@` is not sent), store cookies, or ask for compressed bodies.
+/// URL, whose `user:password@` is not sent), or ask for compressed bodies. It keeps cookies only
+/// in the ``Configuration/cookieStorage`` it is given (none by default).
 /// The request's `timeoutInterval` is an idle timeout: the transfer fails with
 /// `URLError(.timedOut)` when no byte moves for that long.
 ///
@@ -38,8 +39,9 @@ public struct CurlTransport: HTTPTransport {
 
     /// Creates a transport with its own connections and thread.
     ///
-    /// - Parameter configuration: ``Configuration/init(timeout:certificateAuthority:pinnedPublicKeys:maximumConnectionsPerHost:maximumResponseSize:)``'s
-    ///   defaults unless given: no total timeout, the system's certificate authorities, no pin.
+    /// - Parameter configuration: ``Configuration/init(timeout:certificateAuthority:pinnedPublicKeys:maximumConnectionsPerHost:maximumResponseSize:cookieStorage:)``'s
+    ///   defaults unless given: no total timeout, the system's certificate authorities, no pin,
+    ///   no cookies.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.owner = EngineOwner(settings: configuration.engineSettings)
@@ -141,7 +143,7 @@ extension CurlTransport: CallbackTransport {
     /// plain request.
     package func start(_ request: URLRequest, completion: @escaping Completion) -> @Sendable () -> Void {
         do {
-            let curlRequest = try CurlRequest(request)
+            let curlRequest = try prepare(request)
             let call = CurlCall(sink: .memory, maximumBodySize: configuration.maximumResponseSize, url: curlRequest.originalURL)
             return start(curlRequest, call: call, completion: completion)
         } catch {

@@ -64,15 +64,13 @@ struct CacheCredentialIsolationTests {
         #expect(bob.cacheOutcome == .network)
     }
 
-    /// `CurlTransport` keeps no cookies (it has no cookie storage), so only URLSession adds one.
-    @Test func aCookieFromTheSessionsCookieStorageSeparatesUsers() async throws {
+    /// The session's `httpCookieStorage` on URLSession, the configuration's `cookieStorage` on curl.
+    @Test(arguments: TestTransport.all)
+    func aCookieFromTheSessionsCookieStorageSeparatesUsers(_ transport: TestTransport) async throws {
         let key = UUID().uuidString
-        let configuration = URLSessionConfiguration.ephemeral
-        let storage = try #require(configuration.httpCookieStorage)
+        let (made, storage) = try #require(transport.makeWithCookies())
         try storage.setCookie(#require(Self.cookie("alice")))
-        let router = Router<TestEndpoint>(
-            transport: URLSessionTransport(configuration: configuration), callbackQueue: DispatchQueue(label: "tests"),
-            cache: .inMemory())
+        let router = Router<TestEndpoint>(transport: made, callbackQueue: DispatchQueue(label: "tests"), cache: .inMemory())
         #expect(try answer(try await router.request(whoami(key))).cookie == "session=alice")
         try storage.setCookie(#require(Self.cookie("bob")))
         let bob = try await router.request(whoami(key))
