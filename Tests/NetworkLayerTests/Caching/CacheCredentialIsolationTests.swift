@@ -81,15 +81,13 @@ struct CacheCredentialIsolationTests {
     /// A cookie for the path a redirect leads to, over a redirect. (FoundationNetworking's cookie
     /// storage ignores a cookie's path and sends it to the whole host; the next suite covers a
     /// transport that adds a cookie only after the redirect.)
-    @Test func aCookieOverARedirectSeparatesUsers() async throws {
+    @Test(arguments: TestTransport.all)
+    func aCookieOverARedirectSeparatesUsers(_ transport: TestTransport) async throws {
         let key = UUID().uuidString
         let fixture = try #require(TestServers.fixture)
-        let configuration = URLSessionConfiguration.ephemeral
-        let storage = try #require(configuration.httpCookieStorage)
+        let (made, storage) = try #require(transport.makeWithCookies())
         try storage.setCookie(#require(Self.cookie("alice", path: "/cache/whoami")))
-        let router = Router<TestEndpoint>(
-            transport: URLSessionTransport(configuration: configuration), callbackQueue: DispatchQueue(label: "tests"),
-            cache: .inMemory())
+        let router = Router<TestEndpoint>(transport: made, callbackQueue: DispatchQueue(label: "tests"), cache: .inMemory())
         let target = fixture.appendingPathComponent("cache/whoami/\(key)").absoluteString
         let escaped = try #require(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
         let start = TestEndpoint.fixture("redirect-to?url=\(escaped)&status=302")
