@@ -19,6 +19,9 @@ func runSoakBenchmark(server: URL, sender: String, requests: Int) async throws {
     case "raw":
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = 16
+        // As owned sessions have it: with a URLCache, a cancel() right after resume() traps in
+        // FoundationNetworking's TaskRegistry (its asynchronous cache lookup races with it).
+        configuration.urlCache = nil
         let session = URLSession(configuration: configuration)
         send = { cancel in
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
