@@ -35,8 +35,16 @@ struct ResponseSizeLimitTests {
     }
 
     static let limit = URLSessionTransport.defaultMaximumResponseSize
-    /// What the process may grow by beyond the limit: buffers of the transports and Foundation.
-    static let slack = 16 * 1_048_576
+    /// What the process may grow by beyond the limit, per transport: libcurl hands over what it
+    /// reads, and the transfer stops within a buffer of the limit (33.5-34.0 MiB peaks for a
+    /// 32 MiB limit); FoundationNetworking reads ahead of its delegate queue, and a fast endless
+    /// body had up to 19.3 MiB more in flight there when the cancel landed (51.3 MiB under load).
+    static func slack(_ transport: TestTransport) -> Int {
+        switch transport {
+        case .curl: return 8 * 1_048_576
+        case .urlSession: return 24 * 1_048_576
+        }
+    }
     static let deadline: TimeInterval = 1
 
     @Test(arguments: Case.allCases, TestTransport.all)
@@ -86,11 +94,11 @@ struct ResponseSizeLimitTests {
         switch limitCase {
         case .endless, .gzipBomb, .endlessError:
             Self.expectTooLarge(result, transport: transport, bomb: limitCase == .gzipBomb)
-            #expect(growth <= Self.limit + Self.slack)
+            #expect(growth <= Self.limit + Self.slack(transport))
             #expect(elapsed < 10)
         case .atTheLimit:
             #expect((try? result.get().data.count) == Self.limit)
-            #expect(growth <= Self.limit + Self.slack)
+            #expect(growth <= Self.limit + Self.slack(transport))
         case .deadline:
             guard case .failure(.timedOut) = result else {
                 Issue.record("expected the deadline, got \(outcome)")
