@@ -23,6 +23,15 @@ enum ChoosingATransportSnippets {
         _ = router
     }
 
+    static func keepCookies() {
+        // snippet.start curl-cookies
+        var configuration = CurlTransport.Configuration()
+        configuration.cookieStorage = URLSessionConfiguration.ephemeral.httpCookieStorage
+        let transport = CurlTransport(configuration: configuration)
+        // snippet.end
+        _ = transport
+    }
+
     static func configure() {
         // snippet.start curl-configuration
         var configuration = CurlTransport.Configuration()
