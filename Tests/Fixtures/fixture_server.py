@@ -499,6 +499,21 @@ async def r_upload(req):
                                "content_type": req.headers.get("content-type")})
 
 
+async def r_length_required(req):
+    # As servers in the S3 style do: a body must come with its length, never chunked.
+    if "transfer-encoding" in req.headers:
+        await req.discard_body()
+        return json_response(411, {"error": "length required"})
+    hasher = hashlib.sha256()
+    size = 0
+    async for chunk in req.body_chunks():
+        hasher.update(chunk)
+        size += len(chunk)
+    return json_response(200, {"size": size, "sha256": hasher.hexdigest(),
+                               "content_length": req.headers.get("content-length"),
+                               "content_type": req.headers.get("content-type")})
+
+
 # Connections (their writers) that have had their one answer from /once-per-connection.
 ANSWERED_CONNECTIONS: "weakref.WeakSet" = weakref.WeakSet()
 
@@ -581,6 +596,7 @@ EXACT_ROUTES = {
     "/redirect-loop": r_redirect_loop,
     "/redirect-refused": r_redirect_refused,
     "/upload": r_upload,
+    "/length-required": r_length_required,
     "/token-in-401": r_token_in_401,
     "/redirect-to": r_redirect_to,
     "/echo": r_echo,

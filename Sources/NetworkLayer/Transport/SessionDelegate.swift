@@ -71,13 +71,30 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     /// The body of a streamed upload, from its start: when the task starts, and whenever libcurl
-    /// rewinds to send it again on a new connection. `nil` for every other task: handing a
-    /// stream to a task with an in-memory body traps in FoundationNetworking
-    /// (NativeProtocol.swift:326).
+    /// rewinds to send it again on a new connection (a kept-alive connection that the server
+    /// closed before answering).
+    ///
+    /// A task with an in-memory body gets `nil`: handing it a stream traps in FoundationNetworking
+    /// (NativeProtocol.swift:326), and without one the copy goes without its body and waits for
+    /// ever. So that task is stopped here and its call told why; the transport sends the
+    /// request again on a new task (``SendingAgainOnce``).
     func urlSession(
         _ session: URLSession, task: URLSessionTask, needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
     ) {
-        completionHandler(call(for: task)?.upload?.open())
+        let call = call(for: task)
+        if let upload = call?.upload {
+            completionHandler(upload.open())
+            return
+        }
+        completionHandler(nil)
+        guard let call else { return }
+        // Not here: this runs on FoundationNetworking's work queue, and starting the request
+        // anew creates a task, which waits for that queue (a trap, "dispatch_sync called on
+        // queue already owned by current thread").
+        DispatchQueue.global().async {
+            call.bodyCannotBeSentAgain()
+            task.cancel()
+        }
     }
 
     func urlSession(
@@ -103,6 +120,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 protocol SessionTaskHandler: AnyObject, Sendable {
     /// The body of a streamed upload, opened anew each time libcurl asks for it.
     var upload: StreamedUpload? { get }
+    /// libcurl asked for the in-memory body again, which FoundationNetworking cannot give; the
+    /// task is being cancelled, and the call ends with ``URLError/bodyNotSentAgain``.
+    func bodyCannotBeSentAgain()
     func didSend(_ sent: Int64, of total: Int64?)
     func didReceive(_ response: URLResponse)
     func didReceive(_ data: Data)

@@ -86,6 +86,10 @@ final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
         completion?(.failure(error))
     }
 
+    func bodyCannotBeSentAgain() {
+        end(with: URLError.bodyNotSentAgain)
+    }
+
     func didSend(_ sent: Int64, of total: Int64?) {
         // A streamed body's length is unknown to Foundation, not to us.
         progress(sent, total ?? upload?.size)

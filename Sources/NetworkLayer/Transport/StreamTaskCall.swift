@@ -18,6 +18,9 @@ final class StreamTaskCall: SessionTaskHandler, @unchecked Sendable {
     private var head: (@Sendable (Result<HTTPURLResponse, any Error>) -> Void)?
     private var response: HTTPURLResponse?
     private var received: Int64 = 0
+    /// Set when libcurl asked for the request's in-memory body again: the cancellation that
+    /// follows is reported as ``URLError/bodyNotSentAgain``.
+    private var bodyNotSentAgain = false
 
     var upload: StreamedUpload? { nil }
 
@@ -33,6 +36,12 @@ final class StreamTaskCall: SessionTaskHandler, @unchecked Sendable {
     }
 
     func didSend(_ sent: Int64, of total: Int64?) {}
+
+    func bodyCannotBeSentAgain() {
+        lock.lock()
+        bodyNotSentAgain = true
+        lock.unlock()
+    }
 
     func didReceive(_ response: URLResponse) {
         lock.lock()
@@ -59,6 +68,7 @@ final class StreamTaskCall: SessionTaskHandler, @unchecked Sendable {
         let head = self.head
         self.head = nil
         let (response, received) = (self.response, self.received)
+        let error = bodyNotSentAgain ? URLError.bodyNotSentAgain : error
         lock.unlock()
         // Before the head: the whole outcome is this error, or a challenged 401 with no body.
         if let head {

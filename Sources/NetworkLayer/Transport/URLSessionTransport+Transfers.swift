@@ -4,7 +4,9 @@ import FoundationNetworking
 #endif
 
 extension URLSessionTransport {
-    /// Uploads with an upload task, streaming a file from disk and reporting bytes sent.
+    /// Uploads with an upload task, reporting bytes sent; the body goes with its
+    /// `Content-Length`, except a file larger than ``largestFileSentWithItsLength`` on Linux,
+    /// which goes chunked.
     ///
     /// With a session of your own (``init(session:)``) there is no delegate of ours to report
     /// progress, so the body is sent as ``HTTPTransport``'s default does.
@@ -12,35 +14,53 @@ extension URLSessionTransport {
         guard let (session, delegate) = ownedTransferSession else {
             return try await InMemoryTransfer.upload(request, body: body, progress: progress, send: send)
         }
-        let task: URLSessionUploadTask
-        let call: SessionTaskCall
+        let limit = maximumResponseSize
+        let inMemory: Data
         switch body {
         case .data(let data):
-            task = session.uploadTask(with: request, from: data)
-            call = SessionTaskCall(
-                target: .memory, method: request.httpMethod, maximumBodySize: maximumResponseSize, progress: progress)
+            inMemory = data
         case .file(let url):
             #if canImport(FoundationNetworking)
             // Not uploadTask(fromFile:): FoundationNetworking reads such a file with DispatchIO,
             // pauses libcurl while a read is pending and un-pauses it through a `try!` when the
             // read completes. A cancel in between has removed the handle, libcurl answers
             // CURLE_BAD_FUNCTION_ARGUMENT, and the process traps (EasyHandle.swift:484, about
-            // once in 50-100 cancels). A stream is read synchronously and never paused; the
-            // delegate hands a new one whenever libcurl rewinds to send the body again.
+            // once in 50-100 cancels). A file up to the limit is read into memory and goes with
+            // its length (servers in the S3 style answer 411 to a chunked upload); a larger one
+            // is a stream, read synchronously and never paused, which FoundationNetworking can
+            // only send chunked; the delegate hands a new one whenever libcurl rewinds.
             let size = Payload.size(of: url)
+            guard size > Self.largestFileSentWithItsLength else {
+                do {
+                    inMemory = try Data(contentsOf: url)
+                } catch {
+                    throw URLError(.cannotOpenFile)
+                }
+                break
+            }
             guard InputStream(url: url) != nil else { throw URLError(.cannotOpenFile) }
-            task = session.uploadTask(withStreamedRequest: request)
-            call = SessionTaskCall(
-                target: .memory, method: request.httpMethod, maximumBodySize: maximumResponseSize, progress: progress,
+            let call = SessionTaskCall(
+                target: .memory, method: request.httpMethod, maximumBodySize: limit, progress: progress,
                 upload: StreamedUpload(size: size) { InputStream(url: url) })
+            return try await run(call: call, delegate: delegate) { session.uploadTask(withStreamedRequest: request) }
             #else
-            task = session.uploadTask(with: request, fromFile: url)
-            call = SessionTaskCall(
-                target: .memory, method: request.httpMethod, maximumBodySize: maximumResponseSize, progress: progress)
+            let call = SessionTaskCall(target: .memory, method: request.httpMethod, maximumBodySize: limit, progress: progress)
+            return try await run(call: call, delegate: delegate) { session.uploadTask(with: request, fromFile: url) }
             #endif
         }
-        return try await run(task, call: call, delegate: delegate)
+        return try await run(delegate: delegate) {
+            let call = SessionTaskCall(target: .memory, method: request.httpMethod, maximumBodySize: limit, progress: progress)
+            return (session.uploadTask(with: request, from: inMemory), call)
+        }
     }
+
+    /// The largest file that ``upload(_:body:progress:)`` sends with its `Content-Length` on
+    /// Linux, in bytes (16 MiB): FoundationNetworking can send a file's length only by holding
+    /// the file in memory, or by reading it in a way that traps when the upload is cancelled. A
+    /// larger file is streamed from disk and goes chunked, which servers in the S3 style refuse
+    /// with `411 Length Required`; ``CurlTransport`` sends every file with its length. On Apple
+    /// platforms every file goes with its length, from disk.
+    public static let largestFileSentWithItsLength: Int64 = 16 << 20
 
     /// Downloads with a data task whose 2xx body is written to `file` as it arrives, so memory
     /// stays flat whatever the size; other statuses' bodies are returned in memory.
@@ -51,14 +71,29 @@ extension URLSessionTransport {
         guard let (session, delegate) = ownedTransferSession else {
             return try await InMemoryTransfer.download(request, to: file, progress: progress, send: send)
         }
-        let task = session.dataTask(with: request)
-        let call = SessionTaskCall(
-            target: .file(file), method: request.httpMethod, maximumBodySize: maximumResponseSize, progress: progress)
-        return try await run(task, call: call, delegate: delegate)
+        let limit = maximumResponseSize
+        return try await run(delegate: delegate) {
+            let call = SessionTaskCall(target: .file(file), method: request.httpMethod, maximumBodySize: limit, progress: progress)
+            return (session.dataTask(with: request), call)
+        }
     }
 
-    func run(_ task: URLSessionTask, call: SessionTaskCall, delegate: SessionDelegate) async throws -> (Data, HTTPURLResponse) {
+    /// Runs the task that `make` returns, with a new one if FoundationNetworking cannot send its
+    /// in-memory body again (``SendingAgainOnce``).
+    func run(
+        delegate: SessionDelegate, make: @escaping @Sendable () -> (URLSessionTask, SessionTaskCall)
+    ) async throws -> (Data, HTTPURLResponse) {
         guard !Task.isCancelled else { throw URLError.cancelledBeforeSending }
+        return try await awaitCallback { SendingAgainOnce(delegate: delegate, completion: $0, make: make).stop }.get()
+    }
+
+    /// Runs the task that `make` returns, once: its body is a stream (which the delegate opens
+    /// again when libcurl asks), or a file read by Foundation.
+    func run(
+        call: SessionTaskCall, delegate: SessionDelegate, make: () -> URLSessionTask
+    ) async throws -> (Data, HTTPURLResponse) {
+        guard !Task.isCancelled else { throw URLError.cancelledBeforeSending }
+        let task = make()
         return try await awaitCallback { Self.start(task, call: call, delegate: delegate, completion: $0) }.get()
     }
 }

@@ -165,10 +165,12 @@ extension URLSessionTransport: CallbackTransport {
             return {}
         }
         guard let owner else { return startOnCallersSession(request, completion: completion) }
-        let task = session.dataTask(with: request)
-        let call = SessionTaskCall(
-            target: .memory, method: request.httpMethod, maximumBodySize: maximumResponseSize, progress: { _, _ in })
-        return Self.start(task, call: call, delegate: owner.delegate, completion: completion)
+        let (session, limit) = (session, maximumResponseSize)
+        let sending = SendingAgainOnce(delegate: owner.delegate, completion: completion) {
+            let call = SessionTaskCall(target: .memory, method: request.httpMethod, maximumBodySize: limit, progress: { _, _ in })
+            return (session.dataTask(with: request), call)
+        }
+        return sending.stop
     }
 
     /// Registers `call` for `task`, which must be delegate-driven, and starts it; returns what

@@ -140,12 +140,11 @@ extension Reliability {
             case .redirectRefused:
                 return "`NetworkError.transport(URLError(.cannotConnectToHost))` (-1004)"
             case .bodyOnReusedConnection:
-                return "`URLSessionTransport`: `NetworkError.timedOut(after:)` at the endpoint's deadline, since FoundationNetworking "
-                    + "sends the request again on a new connection without its body and would wait forever; `CurlTransport`: "
-                    + "`NetworkError.transport(URLError(.badServerResponse))` at once, the body sent again from its start"
+                return "`NetworkError.transport(URLError(.badServerResponse))` at once: the body is sent again on a new "
+                    + "connection (`URLSessionTransport` starts the request anew, since FoundationNetworking cannot rewind an in-memory body)"
             case .fileUploadOnReusedConnection:
-                return "`NetworkError.transport(URLError(.badServerResponse))` at once: the file is streamed, "
-                    + "and sent again from its start on the new connection"
+                return "`NetworkError.transport(URLError(.badServerResponse))` at once: the file is sent again from its start "
+                    + "on the new connection"
             case .malformedContentLength:
                 return "`NetworkError.transport(URLError(.badServerResponse))` at once, never the 5 bytes libcurl reads as a 200"
             case .invalidStatusLine:
@@ -158,15 +157,13 @@ extension Reliability {
         /// The outcome the tests assert through a `Router` over `transport`.
         func expected(over transport: TestTransport) -> Expected {
             switch self {
-            // A known difference (README, "Choosing a transport on Linux"): libcurl sends the
-            // request again on a new connection, and only CurlTransport rewinds an in-memory body.
-            case .bodyOnReusedConnection where transport == .curl: return .transport(.badServerResponse)
-            case .closeBeforeResponse, .fileUploadOnReusedConnection, .malformedContentLength, .invalidStatusLine, .hugeHeader:
+            case .closeBeforeResponse, .bodyOnReusedConnection, .fileUploadOnReusedConnection, .malformedContentLength,
+                .invalidStatusLine, .hugeHeader:
                 return .transport(.badServerResponse)
             // FoundationNetworking passes libcurl's "transfer closed with N bytes remaining to read"
             // on as -1; both transports report the code Apple platforms use.
             case .closeAfterHeaders, .closeMidBody, .shortBody: return .transport(.networkConnectionLost)
-            case .hang, .drip, .bodyOnReusedConnection: return .timedOut
+            case .hang, .drip: return .timedOut
             case .invalidJSON, .wrongShape, .empty, .wrongContentType: return .decoding
             case .basicAuth: return .unacceptableStatusCode(401)
             case .rateLimited: return .unacceptableStatusCode(429)

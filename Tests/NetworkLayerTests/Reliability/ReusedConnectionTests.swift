@@ -10,8 +10,10 @@ import FoundationNetworking
 extension Reliability {
     /// When a kept-alive connection turns out closed, libcurl sends the request again on a new
     /// one and rewinds the body. A file upload is a stream that URLSessionTransport's session
-    /// delegate opens anew and CurlTransport reads again from its start, so the body goes again
-    /// and the outcome comes at once over either transport; it no longer waits for the deadline.
+    /// delegate opens anew and CurlTransport reads again from its start; an in-memory body, which
+    /// FoundationNetworking cannot rewind, is sent again by URLSessionTransport on a new task. So
+    /// the body goes again and the outcome comes at once over either transport; it no longer
+    /// waits for the deadline.
     @Suite("Reused connections", .needsFixtureServer)
     struct ReusedConnectionTests {
         @Test(arguments: TestTransport.all)
@@ -33,6 +35,55 @@ extension Reliability {
                 return urlError.code == .badServerResponse
             }
             #expect(Date().timeIntervalSince(started) < 2, "waited for the deadline")
+        }
+
+        /// `/once-per-connection` answers the first request of each connection and closes the
+        /// connection on the next, as a server whose keep-alive timer fires just then. Before
+        /// issue 23 (item 9), URLSessionTransport's copy went without its body and waited for
+        /// the deadline.
+        @Test(arguments: TestTransport.all, [BodyKind.parameters, .uploadData, .smallFile])
+        func anInMemoryBodyIsSentAgainWhenAKeptAliveConnectionClosesUnanswered(
+            _ transport: TestTransport, _ kind: BodyKind
+        ) async throws {
+            let folder = try scratchFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let router = transport.router()
+            var first = TestEndpoint.fixture("once-per-connection", .post, timeout: 10)
+            first.task = .requestData(Data("first".utf8), contentType: nil)
+            #expect(try await router.request(first).statusCode == 200)
+
+            var second = TestEndpoint.fixture("once-per-connection", .post, timeout: 10)
+            let body: Data
+            switch kind {
+            case .parameters:
+                let text = String(repeating: "n", count: 20_000)
+                second.task = .requestParameters(bodyParameters: ["text": text], bodyEncoding: .json, urlParameters: nil)
+                body = Data(#"{"text":"\#(text)"}"#.utf8)
+            case .uploadData:
+                body = Data((0..<60_000).map { UInt8(truncatingIfNeeded: $0) })
+                second.task = .uploadData(body)
+            case .smallFile:
+                body = Data((0..<60_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+                let file = folder.appendingPathComponent("body.bin")
+                try body.write(to: file)
+                second.task = .uploadFile(file)
+            }
+            let started = Date()
+            let echo = try jsonObject(try await router.request(second).data)
+            #expect(Date().timeIntervalSince(started) < 2, "waited for the deadline")
+            #expect(echo["size"] as? Int == body.count)
+            #expect(echo["sha256"] as? String == (try sha256(of: body)))
+        }
+
+        enum BodyKind: Sendable, CustomTestStringConvertible {
+            case parameters, uploadData, smallFile
+            var testDescription: String {
+                switch self {
+                case .parameters: return "JSON parameters (the plain path)"
+                case .uploadData: return "an upload of Data"
+                case .smallFile: return "a file sent with its length"
+                }
+            }
         }
     }
 }
