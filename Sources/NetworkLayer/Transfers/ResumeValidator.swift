@@ -20,7 +20,9 @@ import Darwin
 /// (the whole new file) otherwise, which replaces the partial file.
 ///
 /// The validator is the response's `ETag` unless it is weak (a weak tag must not be sent in
-/// `If-Range`), else its `Last-Modified`. It is kept in the file's extended attribute
+/// `If-Range`), else its `Last-Modified` when that is a strong validator: at least one second
+/// before the response's `Date` (RFC 9110 §8.8.2.2), since a file changed twice within the same
+/// second has one date for two contents. It is kept in the file's extended attribute
 /// `user.networklayer.validator`, written when the response's head arrives, so it survives an
 /// interruption at any point of the body and goes wherever the file goes. A partial file without
 /// one (its response had none, or the file system keeps no extended attributes) is not resumed.
@@ -34,7 +36,10 @@ enum ResumeValidator {
         {
             return etag
         }
-        guard let lastModified = response.value(forHTTPHeaderField: "Last-Modified"), HTTPDate.parse(lastModified) != nil
+        guard let lastModified = response.value(forHTTPHeaderField: "Last-Modified"),
+            let modified = HTTPDate.parse(lastModified),
+            let sent = response.value(forHTTPHeaderField: "Date").flatMap(HTTPDate.parse),
+            sent.timeIntervalSince(modified) >= 1
         else { return nil }
         return lastModified
     }
