@@ -222,14 +222,6 @@ final class DiskStore: Sendable {
     var totalBytes: Int { state.withLock { $0.index.totalBytes } }
     var count: Int { state.withLock { $0.index.count } }
 
-    /// The keys, least recently used first (for tests).
-    var keysByRecency: [EntryKey] { state.withLock { $0.index.recordsByRecency.map(\.key) } }
-
-    /// The file of entry `id` (for tests, which damage files on purpose).
-    func fileURL(of id: SHA256Digest) -> URL {
-        directory.appendingPathComponent(id.hex + "." + Self.fileExtension)
-    }
-
     /// The index's own inconsistencies, and any disagreement between it and the folder.
     func inconsistencies() -> [String] {
         state.withLock { state in

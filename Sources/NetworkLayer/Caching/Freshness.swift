@@ -17,11 +17,6 @@ struct Freshness: Equatable, Sendable {
         initialAge + max(0, now.timeIntervalSince(responseTime))
     }
 
-    /// Seconds of freshness left at `now`; zero or negative when stale.
-    func remaining(at now: Date) -> TimeInterval {
-        lifetime - age(at: now)
-    }
-
     /// Statuses that may be given heuristic freshness (RFC 9110 §15.1).
     static let heuristicallyCacheable: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
 

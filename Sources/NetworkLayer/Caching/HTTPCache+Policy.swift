@@ -28,8 +28,10 @@ extension HTTPCache {
         /// Any stored response is served, fresh or stale, without validation; the network is
         /// used only when nothing is stored.
         case returnCacheDataElseLoad
-        /// Any stored response is served, fresh or stale; when nothing is stored the request
-        /// fails with ``HTTPCacheError/notCached`` and nothing is sent.
+        /// Any stored response is served, fresh or stale; when nothing is stored nothing is sent
+        /// and a router's request fails with `NetworkError.transport(URLError(.resourceUnavailable))`,
+        /// as URLSession's own cache policy of that name does. (``HTTPCacheError/notCached`` is
+        /// for code that drives ``HTTPCache/lookup(_:policy:redaction:addedHeaders:)`` itself.)
         case returnCacheDataDontLoad
         /// The cache is not consulted and nothing is stored.
         case bypass

@@ -29,10 +29,4 @@ enum Seconds {
     static func uptime(after seconds: TimeInterval) -> UInt64 {
         DispatchTime.now().uptimeNanoseconds &+ nanoseconds(seconds)
     }
-
-    /// Seconds from now until `uptime`, 0 when it has passed.
-    static func remaining(until uptime: UInt64) -> TimeInterval {
-        let now = DispatchTime.now().uptimeNanoseconds
-        return uptime > now ? Double(uptime - now) / 1_000_000_000 : 0
-    }
 }

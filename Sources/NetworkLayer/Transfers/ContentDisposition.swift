@@ -9,9 +9,6 @@ struct ContentDisposition: Equatable {
     /// absent, malformed, or in a charset other than UTF-8 and ISO-8859-1.
     var extendedFileName: String?
 
-    /// The name to use: `filename*` wins over `filename` (RFC 6266, section 4.3).
-    var preferredFileName: String? { extendedFileName ?? fileName }
-
     /// Parses the header's value leniently, as browsers do: an unquoted value may hold spaces,
     /// parameter names are compared case-insensitively, and the first of a repeated parameter
     /// counts. Parsing is linear in the length of the value and never fails.

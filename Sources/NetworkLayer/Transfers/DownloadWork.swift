@@ -9,7 +9,6 @@ import FoundationNetworking
 final class DownloadWork: Sendable {
     let destination: DownloadDestination
     let workFile: URL
-    private let succeeded = Locked(false)
 
     /// - Throws: ``DownloadError/cannotWrite(_:)`` when the working folder cannot be made.
     init(destination: DownloadDestination) throws(DownloadError) {
@@ -90,15 +89,10 @@ final class DownloadWork: Sendable {
         try? FileManager.default.removeItem(at: workFile)
     }
 
-    func markSucceeded() {
-        succeeded.withLock { $0 = true }
-    }
-
     /// A failed or cancelled download leaves nothing, unless it is resumable: then what arrived
     /// stays in the partial file for the next attempt.
     func cleanUp() {
-        let done = succeeded.withLock { $0 }
-        if !done && destination.resumes { return }
+        guard !destination.resumes else { return }
         try? FileManager.default.removeItem(at: workFile)
     }
 }
