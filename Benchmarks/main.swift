@@ -2,7 +2,7 @@ import Foundation
 
 // Release-mode benchmarks that print ratios against baselines measured in the same run.
 // Run them with Scripts/bench, which starts the fixture server and sets NETWORKLAYER_FIXTURE_URL.
-// `Benchmarks NAME` runs one group only (cache, cache-hit, stub, streaming, router, curl,
+// `Benchmarks NAME` runs one group only (cache, cache-hit, stub, main-actor, streaming, router, curl,
 // transfers, stream-memory, soak SENDER [REQUESTS]), so that Scripts/bench can repeat it in fresh processes (peak RSS
 // depends on what ran before in the same process).
 let only = CommandLine.arguments.dropFirst().first
@@ -17,6 +17,9 @@ if runs("cache") {
 }
 if runs("stub") {
     try await runOverheadBenchmark()
+}
+if runs("stub") || runs("main-actor") {
+    try await runMainActorOverheadBenchmark()
 }
 if runs("streaming") {
     try await runStreamingBenchmarks()

@@ -41,7 +41,12 @@ public struct NetworkManager<EndPoint: EndPointType>: Sendable {
 
     /// Sends `route` and decodes the body as `T`. Cancelling the calling task cancels the
     /// request and gives ``APIError/failed(_:)`` with ``NetworkError/cancelled``.
-    public func request<T: Decodable & Sendable>(_ route: EndPoint, as type: T.Type = T.self) async -> Result<T, APIError> {
+    ///
+    /// It runs on the caller's actor (`isolation`, left out), the decode included, as
+    /// ``Router/request(_:isolation:)`` does.
+    public func request<T: Decodable & Sendable>(
+        _ route: EndPoint, as type: T.Type = T.self, isolation: isolated (any Actor)? = #isolation
+    ) async -> Result<T, APIError> {
         do {
             let response = try await router.request(route)
             return .success(try response.decode(T.self, using: decoder))
@@ -84,7 +89,9 @@ public struct NetworkManager<EndPoint: EndPointType>: Sendable {
     /// ```swift
     /// let movie = try await manager.value(for: .details(id: 550), as: MovieDetails.self)
     /// ```
-    public func value<T: Decodable & Sendable>(for route: EndPoint, as type: T.Type = T.self) async throws(APIError) -> T {
+    public func value<T: Decodable & Sendable>(
+        for route: EndPoint, as type: T.Type = T.self, isolation: isolated (any Actor)? = #isolation
+    ) async throws(APIError) -> T {
         try await request(route, as: type).get()
     }
 }

@@ -9,18 +9,31 @@ extension Router {
     /// Cancelling the calling `Task` cancels the request: this throws ``NetworkError/cancelled``
     /// at once and the transfer stops. ``Router/cancel()`` reaches these requests too.
     ///
+    /// It runs on the caller's actor: called from the main actor, the request is built and
+    /// started there and the caller resumes there, with no trip through the global executor; a
+    /// stub or a cache hit answers without another thread, and a network request costs the one
+    /// hop back from the transport.
+    ///
     /// ```swift
     /// let response = try await router.request(.popular(page: 1))
     /// print(response.statusCode)
     /// ```
     ///
+    /// - Parameters:
+    ///   - route: The endpoint to send.
+    ///   - isolation: The actor the call runs on; the caller's, leave it out.
     /// - Throws: ``NetworkError``.
-    public func request(_ route: EndPoint) async throws(NetworkError) -> Response {
+    public func request(
+        _ route: EndPoint, isolation: isolated (any Actor)? = #isolation
+    ) async throws(NetworkError) -> Response {
         try await awaitResponse(route, progress: nil)
     }
 
-    /// Starts `route` and waits for its outcome, forwarding cancellation of the calling task.
-    func awaitResponse(_ route: EndPoint, progress: ProgressReporter?) async throws(NetworkError) -> Response {
+    /// Starts `route` and waits for its outcome on the caller's actor, forwarding cancellation
+    /// of the calling task.
+    func awaitResponse(
+        _ route: EndPoint, progress: ProgressReporter?, isolation: isolated (any Actor)? = #isolation
+    ) async throws(NetworkError) -> Response {
         try await awaitCallback { deliver in
             let handle = start(route, progress: progress, deliver: deliver)
             return { handle.cancel() }
@@ -37,11 +50,13 @@ extension Router {
     ///   - route: The endpoint to send.
     ///   - type: The type to decode.
     ///   - decoder: The decoder; a new `JSONDecoder` by default.
+    ///   - isolation: The actor the call, the decode included, runs on; the caller's, leave it out.
     /// - Throws: ``NetworkError``; ``NetworkError/decoding(_:_:)`` keeps the `DecodingError` and
     ///   the response.
     @inlinable
     public func request<T: Decodable>(
-        _ route: EndPoint, as type: T.Type, decoder: JSONDecoder = JSONDecoder()
+        _ route: EndPoint, as type: T.Type, decoder: JSONDecoder = JSONDecoder(),
+        isolation: isolated (any Actor)? = #isolation
     ) async throws(NetworkError) -> T {
         try await request(route).decode(T.self, using: decoder)
     }

@@ -6,17 +6,23 @@ import Foundation
 /// `start` begins the operation, hands it the callback, and returns what cancels it. The
 /// operation must call back exactly once, after a cancellation too (with its cancellation
 /// error): the bridge never resumes on its own, so nothing is resumed twice or lost.
+///
+/// It runs on the caller's actor (`isolation`), `start` included: a caller on the main actor
+/// does not hop to the global executor and back, and an operation that calls back at once (a
+/// stub, a cache hit) resumes the caller without another thread.
 package func awaitCallback<Value: Sendable>(
+    isolation: isolated (any Actor)? = #isolation,
     _ start: (_ callback: @escaping @Sendable (Value) -> Void) -> @Sendable () -> Void
 ) async -> Value {
     let stop = StopSlot()
-    return await withTaskCancellationHandler {
-        await withCheckedContinuation { continuation in
-            stop.fill(start { continuation.resume(returning: $0) })
-        }
-    } onCancel: {
-        stop.stop()
-    }
+    return await withTaskCancellationHandler(
+        operation: {
+            await withCheckedContinuation(isolation: isolation) { continuation in
+                stop.fill(start { continuation.resume(returning: $0) })
+            }
+        },
+        onCancel: { stop.stop() },
+        isolation: isolation)
 }
 
 /// Holds what stops an operation, for a cancellation handler that may run before the operation
