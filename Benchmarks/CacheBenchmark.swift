@@ -85,7 +85,7 @@ private func interleaved(rounds: Int, _ variants: [(String, Int, () throws -> Vo
 }
 
 /// A GET the fixture server answers with `Cache-Control: max-age=3600`.
-private struct CachedBenchEndpoint: EndPointType {
+struct CachedBenchEndpoint: EndPointType {
     let baseURL: URL
     let key: String
     var path: String { "cache/max-age/\(key)" }

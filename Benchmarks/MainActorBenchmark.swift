@@ -61,3 +61,53 @@ func runMainActorOverheadBenchmark() async throws {
         "  context switches per request: decode / router",
         format(Double(usage.decode.switches) / requests, 3) + " / " + format(Double(usage.router.switches) / requests, 3))
 }
+
+/// A fresh cache hit through the router, called from the main actor and from a task with no
+/// actor, in alternating blocks: what a view model pays for a response it already has.
+@MainActor
+func runMainActorCacheHitBenchmark(server: URL) async throws {
+    print("\n## A fresh cache hit through the router, from the main actor and from a background task")
+    let perBlock = 2_000
+    let rounds = 6
+    print("(blocks A B B A, \(rounds) rounds of \(perBlock); A = background task, B = main actor)")
+    let endpoint = CachedBenchEndpoint(baseURL: server, key: "main-actor-\(UUID().uuidString)")
+    let router = Router<CachedBenchEndpoint>(callbackQueue: .main, cache: .inMemory())
+    _ = try await router.request(endpoint)
+    guard try await router.request(endpoint).cacheOutcome == .hit else {
+        throw BenchmarkError.unexpected("the router did not answer from its cache")
+    }
+    func mainActorBlock() async throws {
+        for _ in 0..<perBlock { _ = try await router.request(endpoint) }
+    }
+    func backgroundBlock() async throws {
+        try await Task.detached {
+            for _ in 0..<perBlock { _ = try await router.request(endpoint) }
+        }.value
+    }
+    try await mainActorBlock()
+    var background: [Double] = []
+    var mainActor: [Double] = []
+    var switches = (background: 0, mainActor: 0)
+    for _ in 0..<rounds {
+        for isBackground in [true, false, false, true] {
+            let before = ProcessUsage.now()
+            let start = DispatchTime.now().uptimeNanoseconds
+            if isBackground { try await backgroundBlock() } else { try await mainActorBlock() }
+            let perRequest = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3 / Double(perBlock)
+            let after = ProcessUsage.now()
+            if isBackground {
+                background.append(perRequest)
+                switches.background += after.contextSwitches - before.contextSwitches
+            } else {
+                mainActor.append(perRequest)
+                switches.mainActor += after.contextSwitches - before.contextSwitches
+            }
+        }
+    }
+    let requests = Double(perBlock * 2 * rounds)
+    row("cache hit from a background task (median, range)", "\(Spread(values: background)) µs")
+    row("cache hit from the main actor (median, range)", "\(Spread(values: mainActor)) µs")
+    row(
+        "  context switches per request: background / main actor",
+        format(Double(switches.background) / requests, 3) + " / " + format(Double(switches.mainActor) / requests, 3))
+}

@@ -27,6 +27,7 @@ if runs("streaming") {
 if let server = ProcessInfo.processInfo.environment["NETWORKLAYER_FIXTURE_URL"].flatMap(URL.init(string:)) {
     if runs("router") { try await runRouterBenchmarks(server: server) }
     if runs("cache") || runs("cache-hit") { try await runRouterCacheBenchmark(server: server) }
+    if runs("cache-hit") || runs("main-actor") { try await runMainActorCacheHitBenchmark(server: server) }
     if runs("curl") { try await runCurlBenchmarks(server: server) }
     if runs("transfers") { try await runTransferBenchmarks(server: server) }
     if only == "soak" {
