@@ -58,7 +58,7 @@ extension URLSessionTransport {
     /// Linux, in bytes (16 MiB): FoundationNetworking can send a file's length only by holding
     /// the file in memory, or by reading it in a way that traps when the upload is cancelled. A
     /// larger file is streamed from disk and goes chunked, which servers in the S3 style refuse
-    /// with `411 Length Required`; ``CurlTransport`` sends every file with its length. On Apple
+    /// with `411 Length Required`; `CurlTransport` sends every file with its length. On Apple
     /// platforms every file goes with its length, from disk.
     public static let largestFileSentWithItsLength: Int64 = 16 << 20
 

@@ -21,11 +21,11 @@ enum Reliability {}
 extension Reliability {
     /// Every fault the fixture server injects, with what a user gets.
     ///
-    /// This is the single source of truth for the "Reliability" table of README.md:
-    /// `ReliabilityReadmeTests` checks that the table's rows are exactly the ``readmeRow``s of these
+    /// This is the single source of truth for the table of the DocC article Reliability.md:
+    /// `ReliabilityTableTests` checks that the table's rows are exactly the ``tableRow``s of these
     /// cases, that each ``outcome`` names the cases its ``expected(over:)`` outcomes assert, and that every
-    /// case has a test of its own below. Change an outcome here and the README check fails until the
-    /// README says the same.
+    /// case has a test of its own below. Change an outcome here and the table check fails until the
+    /// article says the same.
     enum Fault: CaseIterable, Sendable, CustomTestStringConvertible {
         case closeBeforeResponse
         case closeAfterHeaders
@@ -48,7 +48,7 @@ extension Reliability {
         case invalidStatusLine
         case hugeHeader
 
-        /// The fixture route, as the README shows it; `{key}` is a fresh key per request.
+        /// The fixture route, as the article shows it; `{key}` is a fresh key per request.
         var route: String {
             switch self {
             case .closeBeforeResponse, .bodyOnReusedConnection, .fileUploadOnReusedConnection: return "/close-before-response"
@@ -100,7 +100,7 @@ extension Reliability {
             }
         }
 
-        /// What the user gets, in the README's words; it names ``expected`` and ``managerOutcome``.
+        /// What the user gets, in the article's words; it names ``expected`` and ``managerOutcome``.
         var outcome: String {
             switch self {
             case .closeBeforeResponse:
@@ -185,8 +185,8 @@ extension Reliability {
             }
         }
 
-        /// The row of the README's table.
-        var readmeRow: String { "| \(fault) (`\(route)`) | \(outcome) |" }
+        /// The row of the article's table.
+        var tableRow: String { "| \(fault) (`\(route)`) | \(outcome) |" }
 
         /// Each test's deadline: small, so that a fault costs seconds, never the 60 s default.
         var timeout: TimeInterval {
@@ -247,7 +247,7 @@ extension Reliability {
             case unacceptableStatusCode(Int)
             case decoding
 
-            /// How the README names it.
+            /// How the article names it.
             var name: String {
                 switch self {
                 case .response: return "`Response`"

@@ -74,7 +74,7 @@ extension Reliability {
         return Outcome(result: finished, elapsed: elapsed)
     }
 
-    /// The APIError case as the README names it: "`APIError.rateLimited`".
+    /// The APIError case as the Reliability article names it: "`APIError.rateLimited`".
     static func readmeName(of error: APIError) -> String {
         guard case .failed(let networkError) = error else {
             return "`APIError.\(String(describing: error).prefix { $0 != "(" })`"

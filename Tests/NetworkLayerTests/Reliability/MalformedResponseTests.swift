@@ -61,7 +61,7 @@ extension Reliability {
         }
 
         /// What each transport reports for a reply that is wrong on the wire: the same code on
-        /// both, and a message that names what was wrong (the README's "Reliability" table).
+        /// both, and a message that names what was wrong (the Reliability article's table).
         static let wireOutcomes: [(path: String, code: URLError.Code, says: String)] = [
             ("not-http", .badServerResponse, "not HTTP"),
             ("both-framings", .badServerResponse, "both Transfer-Encoding and Content-Length"),

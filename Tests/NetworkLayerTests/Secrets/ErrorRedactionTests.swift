@@ -41,7 +41,7 @@ struct ErrorRedactionTests {
         for string in strings {
             #expect(!string.contains("SECRET"), "leaks a secret: \(string)")
         }
-        // A known difference (README, "Choosing a transport on Linux"): URLSessionTransport keeps
+        // A known difference (ChoosingATransport.md, "What differs"): URLSessionTransport keeps
         // the whole URL, which the router redacts; CurlTransport names only scheme://host:port/path.
         switch transport {
         case .urlSession:

@@ -3,24 +3,26 @@ import Testing
 import TransportTestSupport
 
 extension Reliability {
-    /// The README's "Reliability" table says what a user gets for each fault; `Fault` is what the
-    /// fault tests assert. These tests keep the two the same text, so the README cannot drift from
-    /// the code: change an outcome in `Fault` and the README must change with it, and the other
-    /// way round.
-    @Suite("README reliability table", .timeLimit(.minutes(1)))
-    struct ReliabilityReadmeTests {
+    /// The DocC article *Reliability* says what a user gets for each fault; `Fault` is what the
+    /// fault tests assert. These tests keep the two the same text, so the article cannot drift
+    /// from the code: change an outcome in `Fault` and the article must change with it, and the
+    /// other way round.
+    @Suite("Reliability table", .timeLimit(.minutes(1)))
+    struct ReliabilityTableTests {
         /// The package root, four levels above this file (Tests/NetworkLayerTests/Reliability/).
         static let packageRoot = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
 
-        /// The lines of the README's "## Reliability" section, up to the next "## " heading.
+        static let articlePath = "Sources/NetworkLayer/NetworkLayer.docc/Reliability.md"
+
+        /// The lines of the article's "## What each fault gives" section, up to the next "## " heading.
         static func reliabilitySection() throws -> [String] {
-            let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-            let lines = readme.components(separatedBy: "\n")
-            // Found before #require, so that a failure does not print the whole README.
-            let found = lines.firstIndex(of: "## Reliability")
-            let start = try #require(found, "README.md has no \"## Reliability\" section")
+            let article = try String(contentsOf: packageRoot.appendingPathComponent(articlePath), encoding: .utf8)
+            let lines = article.components(separatedBy: "\n")
+            // Found before #require, so that a failure does not print the whole article.
+            let found = lines.firstIndex(of: "## What each fault gives")
+            let start = try #require(found, "\(articlePath) has no \"## What each fault gives\" section")
             let end = lines[(start + 1)...].firstIndex { $0.hasPrefix("## ") } ?? lines.endIndex
             return Array(lines[start..<end])
         }
@@ -28,33 +30,29 @@ extension Reliability {
         /// The table's rows, without its header and separator lines.
         static func tableRows() throws -> [String] {
             let table = try reliabilitySection().filter { $0.hasPrefix("|") }
-            try #require(table.count >= 2, "the Reliability section has no table")
+            try #require(table.count >= 2, "the article's section has no table")
             #expect(table[0] == "| fault (fixture route) | what the user gets |")
             #expect(table[1].allSatisfy { "|-: ".contains($0) }, "the second line is not a separator: \(table[1])")
             return Array(table.dropFirst(2))
         }
 
-        @Test func theSectionComesRightBeforeTestsAndSaysItIsChecked() throws {
+        @Test func theArticleSaysItIsCheckedAndTheREADMELinksToIt() throws {
+            let article = try String(contentsOf: Self.packageRoot.appendingPathComponent(Self.articlePath), encoding: .utf8)
+            #expect(article.contains("ReliabilityTableTests"))
             let readme = try String(contentsOf: Self.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-            let lines = readme.components(separatedBy: "\n")
-            let headings = lines.filter { $0.hasPrefix("## ") }
-            let found = headings.firstIndex(of: "## Reliability")
-            let index = try #require(found, "README.md has no \"## Reliability\" section")
-            let next = headings.indices.contains(index + 1) ? headings[index + 1] : "(none)"
-            #expect(next == "## Tests", "the heading after \"## Reliability\" is \(next)")
-            #expect(try Self.reliabilitySection().joined(separator: "\n").contains("ReliabilityReadmeTests"))
+            #expect(readme.contains(Self.articlePath), "the README does not link to the article")
         }
 
         @Test(arguments: Fault.allCases)
         func everyFaultHasItsRowVerbatim(_ fault: Fault) throws {
             let rows = try Self.tableRows()
-            #expect(rows.contains(fault.readmeRow), "README.md lacks the row\n\(fault.readmeRow)")
+            #expect(rows.contains(fault.tableRow), "\(Self.articlePath) lacks the row\n\(fault.tableRow)")
         }
 
         @Test func everyRowIsAFaultTheTestsAssert() throws {
-            let known = Set(Fault.allCases.map(\.readmeRow))
+            let known = Set(Fault.allCases.map(\.tableRow))
             for row in try Self.tableRows() {
-                #expect(known.contains(row), "README.md has a row that no test asserts:\n\(row)")
+                #expect(known.contains(row), "\(Self.articlePath) has a row that no test asserts:\n\(row)")
             }
             #expect(try Self.tableRows().count == Fault.allCases.count, "one row per fault, no duplicates")
         }
@@ -71,8 +69,8 @@ extension Reliability {
                 #expect(fault.outcome.contains(managerOutcome), "\(fault.outcome) does not name \(managerOutcome)")
             }
             // A table cell cannot hold a pipe or a line break.
-            #expect(fault.readmeRow.filter { $0 == "|" }.count == 3, "a cell holds a pipe: \(fault.readmeRow)")
-            #expect(!fault.readmeRow.contains("\n"))
+            #expect(fault.tableRow.filter { $0 == "|" }.count == 3, "a cell holds a pipe: \(fault.tableRow)")
+            #expect(!fault.tableRow.contains("\n"))
         }
 
         @Test(arguments: Fault.allCases)
