@@ -487,15 +487,21 @@ async def r_changing(req):
                     stream=byte_stream(seed, start, end + 1))
 
 
-async def r_upload(req):
-    if req.method not in ("POST", "PUT"):
-        return json_response(405, {"error": "method not allowed"}, (("Allow", "POST, PUT"),))
+async def body_digest(req):
+    """The request body's size and SHA-256, read as it arrives."""
     hasher = hashlib.sha256()
     size = 0
     async for chunk in req.body_chunks():
         hasher.update(chunk)
         size += len(chunk)
-    return json_response(200, {"size": size, "sha256": hasher.hexdigest(),
+    return size, hasher.hexdigest()
+
+
+async def r_upload(req):
+    if req.method not in ("POST", "PUT"):
+        return json_response(405, {"error": "method not allowed"}, (("Allow", "POST, PUT"),))
+    size, digest = await body_digest(req)
+    return json_response(200, {"size": size, "sha256": digest,
                                "content_type": req.headers.get("content-type")})
 
 
@@ -504,12 +510,8 @@ async def r_length_required(req):
     if "transfer-encoding" in req.headers:
         await req.discard_body()
         return json_response(411, {"error": "length required"})
-    hasher = hashlib.sha256()
-    size = 0
-    async for chunk in req.body_chunks():
-        hasher.update(chunk)
-        size += len(chunk)
-    return json_response(200, {"size": size, "sha256": hasher.hexdigest(),
+    size, digest = await body_digest(req)
+    return json_response(200, {"size": size, "sha256": digest,
                                "content_length": req.headers.get("content-length"),
                                "content_type": req.headers.get("content-type")})
 
@@ -526,12 +528,8 @@ async def r_once_per_connection(req):
         await req.discard_body()
         return CLOSE
     ANSWERED_CONNECTIONS.add(req.writer)
-    hasher = hashlib.sha256()
-    size = 0
-    async for chunk in req.body_chunks():
-        hasher.update(chunk)
-        size += len(chunk)
-    return json_response(200, {"size": size, "sha256": hasher.hexdigest(), "method": req.method})
+    size, digest = await body_digest(req)
+    return json_response(200, {"size": size, "sha256": digest, "method": req.method})
 
 
 async def r_content_length(req):
