@@ -29,7 +29,10 @@ let package = Package(
         .target(name: "MovieDB", dependencies: ["NetworkLayer"], path: "Examples/MovieDB/Sources/MovieDB"),
         .executableTarget(name: "movie-db", dependencies: ["MovieDB"], path: "Examples/MovieDB/Sources/movie-db"),
 
-        .executableTarget(name: "Benchmarks", dependencies: ["NetworkLayer", "NetworkLayerCurl"], path: "Benchmarks"),
+        // Benchmarks/Peers is a package of its own (it depends on AsyncHTTPClient, which this
+        // package must not): its sources are not this target's.
+        .executableTarget(
+            name: "Benchmarks", dependencies: ["NetworkLayer", "NetworkLayerCurl"], path: "Benchmarks", exclude: ["Peers"]),
 
         // Server URLs and helpers shared by the test targets; never part of a product.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Prints requests/s, CPU per request and the per-round throughput ratios of each pair, one at
+/// a time and 16 in flight, then the four ratios together.
+func runPeerComparisons(_ senders: Senders) async throws {
+    let rounds = 6
+    print("# NetworkLayer beside its peers: GET \(senders.fast.absoluteString) on loopback (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
+    print("(one process; blocks A B B A, \(rounds) rounds per pair; ratio = B's throughput / A's per round: median (range))")
+    print(
+        "URLSession sides: URLSessionConfiguration.default as Router<EP>() has it, "
+            + "\(senders.sessionConfiguration.httpMaximumConnectionsPerHost) connections per host; "
+            + "AsyncHTTPClient and CurlTransport: 16")
+
+    // Connections open and code paths warm on every side, 16 in flight so that each client has
+    // its full pool before the first block.
+    for send in [senders.rawCompletion, senders.rawData, senders.routerURLSession, senders.asyncHTTPClient, senders.routerCurl] {
+        try await inFlight(300, width: 1, send)
+        try await inFlight(600, width: 16, send)
+    }
+
+    var summary: [(String, Spread)] = []
+    for (label, width, perBlock) in [("1 in flight", 1, 500), ("16 in flight", 16, 1_000)] {
+        print("\n## \(label), \(perBlock) requests per block")
+        let urlSession = try await interleaved(
+            rounds: rounds, perBlock: perBlock, width: width, a: senders.rawCompletion, b: senders.routerURLSession)
+        sides(("A raw URLSession dataTask + continuation", "B Router + URLSessionTransport"), urlSession)
+        row("  Router+URLSession / raw URLSession, \(label)", "\(urlSession.ratio)")
+        // data(for:) completes inline inside FoundationNetworking, which no completion-handler
+        // client can: the ceiling of URLSession here, not a like-for-like baseline.
+        let inline = try await interleaved(
+            rounds: rounds, perBlock: perBlock, width: width, a: senders.rawData, b: senders.routerURLSession)
+        row("  Router+URLSession / raw data(for:), \(label)", "\(inline.ratio)")
+        row("  raw data(for:) / B", "\(Int(inline.a.median)) / \(Int(inline.b.median)) req/s")
+
+        let curl = try await interleaved(
+            rounds: rounds, perBlock: perBlock, width: width, a: senders.asyncHTTPClient, b: senders.routerCurl)
+        sides(("C AsyncHTTPClient", "D Router + CurlTransport"), curl)
+        row("  Router+Curl / AsyncHTTPClient, \(label)", "\(curl.ratio)")
+        summary += [
+            ("Router+URLSession / raw URLSession, \(label)", urlSession.ratio),
+            ("Router+Curl / AsyncHTTPClient, \(label)", curl.ratio),
+        ]
+    }
+    print("\n## Ratios (throughput, per round: median (range))")
+    for (name, ratio) in summary {
+        row(name, "\(ratio)")
+    }
+}
+
+/// The requests/s (median of the blocks), CPU and context switches per request of both sides.
+private func sides(_ names: (a: String, b: String), _ comparison: Comparison) {
+    row(
+        names.a,
+        "\(Int(comparison.a.median)) req/s, \(format(comparison.aCPUMicroseconds, 1)) µs CPU/request, "
+            + "\(format(comparison.aContextSwitches, 2)) switches/request")
+    row(
+        names.b,
+        "\(Int(comparison.b.median)) req/s, \(format(comparison.bCPUMicroseconds, 1)) µs CPU/request, "
+            + "\(format(comparison.bContextSwitches, 2)) switches/request")
+}
