@@ -59,6 +59,11 @@ static inline CURLMcode nlcurl_multi_setopt_long(CURLM *handle, CURLMoption opti
     return curl_multi_setopt(handle, option, value);
 }
 
+/// CURLSHOPT_SHARE and CURLSHOPT_UNSHARE, whose argument is a `curl_lock_data` read as an `int`.
+static inline CURLSHcode nlcurl_share_setopt_data(CURLSH *handle, CURLSHoption option, curl_lock_data value) {
+    return curl_share_setopt(handle, option, value);
+}
+
 /// What a write callback returns to pause receiving (CURL_WRITEFUNC_PAUSE).
 static const size_t nlcurl_writefunc_pause = CURL_WRITEFUNC_PAUSE;
 /// What a read callback returns to fail the transfer (CURL_READFUNC_ABORT).

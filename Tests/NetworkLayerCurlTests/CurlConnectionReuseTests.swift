@@ -47,4 +47,14 @@ struct CurlConnectionReuseTests {
         let second = try await burst(transport)
         #expect(second.subtracting(first).isEmpty, "new connections: \(second.subtracting(first).sorted()), first burst's: \(first.sorted())")
     }
+
+    /// Each transfer used to have an easy handle of its own, and with it libcurl's TLS session
+    /// cache: a new connection always made a full handshake.
+    @Test func aNewConnectionResumesTheTLSSessionOfAnEarlierOne() async throws {
+        let transport = try transport()
+        let first = try await connection(transport, "?close=1")
+        let second = try await connection(transport)
+        #expect(second.number != first.number)
+        #expect(second.resumed == true)
+    }
 }

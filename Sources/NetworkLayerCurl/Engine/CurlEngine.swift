@@ -39,6 +39,12 @@ final class CurlEngine: @unchecked Sendable {
 
     let settings: Settings
     private let multi: UnsafeMutableRawPointer
+    /// The TLS sessions of every transfer. libcurl keeps them in each easy handle, freed with it,
+    /// and we use one handle per transfer: without this share every new connection made a full
+    /// handshake where it could resume a session (against nginx closing connections after 3
+    /// requests, about 0.4 ms of CPU more per connection). No lock callbacks: only the engine's
+    /// thread attaches handles to it and frees them.
+    private let share: UnsafeMutableRawPointer
 
     // Shared: guarded by `lock`.
     private let lock = NSLock()
@@ -68,7 +74,14 @@ final class CurlEngine: @unchecked Sendable {
         guard Self.globalInit == CURLE_OK, let multi = curl_multi_init() else {
             throw URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "libcurl could not be initialised."])
         }
+        guard let share = curl_share_init() else {
+            curl_multi_cleanup(multi)
+            throw URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "libcurl could not be initialised."])
+        }
+        // A libcurl built without TLS refuses it, and then has no session to keep anyway.
+        _ = nlcurl_share_setopt_data(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION)
         self.multi = multi
+        self.share = share
         self.settings = settings
         if let perHost = settings.maximumConnectionsPerHost {
             _ = nlcurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, perHost)
@@ -80,8 +93,10 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     deinit {
-        // Reached only after the thread has ended and released the engine.
+        // Reached only after the thread has ended and released the engine, so after every easy
+        // handle is freed: the share outlives them, as libcurl requires.
         curl_multi_cleanup(multi)
+        curl_share_cleanup(share)
     }
 
     // MARK: From any thread
@@ -172,6 +187,10 @@ final class CurlEngine: @unchecked Sendable {
         switch command {
         case .start(let transfer):
             guard let easy = transfer.easy else { return }
+            // Here rather than with the other options: attaching writes to the share, which only
+            // this thread may touch. Refused only by a libcurl without shares; the transfer then
+            // goes without resumption.
+            _ = nlcurl_easy_setopt_pointer(easy, CURLOPT_SHARE, share)
             let code = curl_multi_add_handle(multi, easy)
             guard code == CURLM_OK else {
                 transfer.cleanUp()
