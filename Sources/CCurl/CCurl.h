@@ -54,6 +54,11 @@ static inline CURLcode nlcurl_easy_getinfo_long(CURL *handle, CURLINFO info, lon
     return curl_easy_getinfo(handle, info, value);
 }
 
+/// An information whose result is a C string owned by libcurl (CURLINFO_CAINFO).
+static inline CURLcode nlcurl_easy_getinfo_string(CURL *handle, CURLINFO info, char **value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
 /// A multi option whose argument is a `long`.
 static inline CURLMcode nlcurl_multi_setopt_long(CURLM *handle, CURLMoption option, long value) {
     return curl_multi_setopt(handle, option, value);

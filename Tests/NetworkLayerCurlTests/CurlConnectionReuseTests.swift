@@ -57,4 +57,20 @@ struct CurlConnectionReuseTests {
         #expect(second.number != first.number)
         #expect(second.resumed == true)
     }
+
+    /// libcurl read the authorities again for every new connection, about 20 ms of CPU with
+    /// Debian's bundle, unless it could keep them in the multi handle, which it does only when
+    /// they come from a file alone (Debian's libcurl adds the directory /etc/ssl/certs). Kept,
+    /// they are read once: a second connection needs the file no more.
+    @Test func theAuthorityFileIsReadOnceRatherThanForEveryConnection() async throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("ca.pem")
+        try FileManager.default.copyItem(at: try #require(TLSFixture.certificateAuthorityFile), to: file)
+        let transport = CurlTransport(configuration: .init(certificateAuthority: .file(file)))
+        let first = try await connection(transport, "?close=1")
+        try FileManager.default.removeItem(at: file)
+        let second = try await connection(transport)
+        #expect(second.number != first.number)
+    }
 }
