@@ -173,7 +173,7 @@ final class CurlEasyTransfer: @unchecked Sendable {
                 check(nlcurl_easy_setopt_blob(easy, CURLOPT_CAINFO_BLOB, &blob))
             }
         }
-        if settings.certificateAuthorityFile != nil || settings.certificateAuthorityPEM != nil || Self.hasDefaultBundle(easy) {
+        if settings.certificateAuthorityFile != nil || settings.certificateAuthorityPEM != nil || Self.hasDefaultBundle {
             // No directory of authorities: libcurl caches the ones it read in the multi handle only
             // when they come from a file alone, and read them again for every new connection
             // otherwise. Debian's libcurl has both a bundle and a directory (/etc/ssl/certs) by
@@ -190,11 +190,16 @@ final class CurlEasyTransfer: @unchecked Sendable {
         }
     }
 
-    /// Whether this libcurl was built with a default bundle of authorities (CURLOPT_CAINFO).
-    private static func hasDefaultBundle(_ easy: UnsafeMutableRawPointer) -> Bool {
+    /// Whether this libcurl was built with a default bundle of authorities (CURLOPT_CAINFO) that
+    /// can be read: where it cannot, the directory is all there is. Asked once, by the first
+    /// transfer, so after the engine's curl_global_init.
+    private static let hasDefaultBundle: Bool = {
+        guard let easy = curl_easy_init() else { return false }
+        defer { curl_easy_cleanup(easy) }
         var path: UnsafeMutablePointer<CChar>?
-        return nlcurl_easy_getinfo_string(easy, CURLINFO_CAINFO, &path) == CURLE_OK && path != nil
-    }
+        guard nlcurl_easy_getinfo_string(easy, CURLINFO_CAINFO, &path) == CURLE_OK, let path else { return false }
+        return FileManager.default.isReadableFile(atPath: String(cString: path))
+    }()
 
     private static func from(_ userdata: UnsafeMutableRawPointer) -> CurlEasyTransfer {
         Unmanaged<CurlEasyTransfer>.fromOpaque(userdata).takeUnretainedValue()
