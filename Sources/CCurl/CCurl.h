@@ -54,9 +54,19 @@ static inline CURLcode nlcurl_easy_getinfo_long(CURL *handle, CURLINFO info, lon
     return curl_easy_getinfo(handle, info, value);
 }
 
+/// An information whose result is a C string owned by libcurl (CURLINFO_CAINFO).
+static inline CURLcode nlcurl_easy_getinfo_string(CURL *handle, CURLINFO info, char **value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
 /// A multi option whose argument is a `long`.
 static inline CURLMcode nlcurl_multi_setopt_long(CURLM *handle, CURLMoption option, long value) {
     return curl_multi_setopt(handle, option, value);
+}
+
+/// CURLSHOPT_SHARE and CURLSHOPT_UNSHARE, whose argument is a `curl_lock_data` read as an `int`.
+static inline CURLSHcode nlcurl_share_setopt_data(CURLSH *handle, CURLSHoption option, curl_lock_data value) {
+    return curl_share_setopt(handle, option, value);
 }
 
 /// What a write callback returns to pause receiving (CURL_WRITEFUNC_PAUSE).

@@ -50,6 +50,11 @@ Routes (any method unless noted; unknown paths get 404 {"error":"no route"}):
                                 connection is answered: a second one on the same
                                 kept-alive connection is read, then the connection
                                 is closed without a word (a client must re-send it)
+    /connection?delay=MS&close=1
+                                {"connection": n, "tls_session_reused": bool or null}: n numbers
+                                the connections in the order they sent their first request
+                                here; answers after MS milliseconds (0 by default); close=1
+                                closes the connection after the answer
     /content-length?value=V&body=B   200 with "Content-Length: V" verbatim and body B
     /early-hints                103 Early Hints, then 200 {"ok":true}
     /repeated-headers           200 with X-Repeated twice and two Link fields
@@ -65,6 +70,7 @@ from __future__ import annotations
 import asyncio
 import email.utils
 import hashlib
+import itertools
 import socket
 import time
 import weakref
@@ -532,6 +538,31 @@ async def r_once_per_connection(req):
     return json_response(200, {"size": size, "sha256": digest, "method": req.method})
 
 
+# The number of each connection that has asked /connection, by its writer; the counter, not
+# the dictionary's size, numbers a new one, as closed connections leave the dictionary.
+CONNECTION_NUMBERS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+CONNECTION_COUNTER = itertools.count(1)
+
+
+async def r_connection(req):
+    await req.discard_body()
+    number = CONNECTION_NUMBERS.get(req.writer)
+    if number is None:
+        number = next(CONNECTION_COUNTER)
+        CONNECTION_NUMBERS[req.writer] = number
+    try:
+        delay = min(max(int(req.query.get("delay", "0")), 0), 10_000)
+    except ValueError:
+        delay = 0
+    if delay:
+        await asyncio.sleep(delay / 1000)
+    if req.query.get("close") == "1":
+        req.keep_alive = False
+    tls = req.writer.get_extra_info("ssl_object")
+    return json_response(200, {"connection": number,
+                               "tls_session_reused": tls.session_reused if tls else None})
+
+
 async def r_content_length(req):
     await req.discard_body()
     body = req.query.get("body", "hello").encode()
@@ -604,6 +635,7 @@ EXACT_ROUTES = {
     "/not-http": r_not_http,
     "/both-framings": r_both_framings,
     "/once-per-connection": r_once_per_connection,
+    "/connection": r_connection,
     "/content-length": r_content_length,
     "/early-hints": r_early_hints,
     "/repeated-headers": r_repeated_headers,

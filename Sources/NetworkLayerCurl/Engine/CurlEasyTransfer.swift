@@ -92,6 +92,11 @@ final class CurlEasyTransfer: @unchecked Sendable {
         // Send the path as built (PathSegment already escaped it); libcurl would squash "/../".
         set(CURLOPT_PATH_AS_IS, 1)
         set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
+        // While the first connection to an https origin is still negotiating, libcurl does not
+        // know whether it will multiplex, and without this opens a connection per transfer: 16
+        // requests in flight opened 7 to 16 HTTP/2 connections where one serves them all. Against
+        // an HTTP/1.1 server the transfers wait for that one handshake, then open their own.
+        set(CURLOPT_PIPEWAIT, 1)
         // Ask for every encoding this libcurl decodes (gzip, deflate, and br or zstd where it
         // was built with them) and hand the body on decoded, as URLSession does: a 150 KB JSON
         // answer crossed as 11.7 KB against nginx with gzip on. The body limit counts the
@@ -168,6 +173,15 @@ final class CurlEasyTransfer: @unchecked Sendable {
                 check(nlcurl_easy_setopt_blob(easy, CURLOPT_CAINFO_BLOB, &blob))
             }
         }
+        if settings.certificateAuthorityFile != nil || settings.certificateAuthorityPEM != nil || Self.hasDefaultBundle {
+            // No directory of authorities: libcurl caches the ones it read in the multi handle only
+            // when they come from a file alone, and read them again for every new connection
+            // otherwise. Debian's libcurl has both a bundle and a directory (/etc/ssl/certs) by
+            // default, and reading the bundle took about 20 ms of CPU per connection (issue 26).
+            // The bundle holds the same system authorities as the directory; a configured
+            // authority is the only one to trust, which the directory would have widened.
+            check(nlcurl_easy_setopt_pointer(easy, CURLOPT_CAPATH, nil))
+        }
         if let pins = settings.pinnedPublicKeys { set(CURLOPT_PINNEDPUBLICKEY, pins) }
 
         if let failed {
@@ -175,6 +189,17 @@ final class CurlEasyTransfer: @unchecked Sendable {
             throw CurlFailure.error(.unknown, "libcurl refused an option: \(name).", url: request.redactedURL, curlCode: Int(failed.rawValue))
         }
     }
+
+    /// Whether this libcurl was built with a default bundle of authorities (CURLOPT_CAINFO) that
+    /// can be read: where it cannot, the directory is all there is. Asked once, by the first
+    /// transfer, so after the engine's curl_global_init.
+    private static let hasDefaultBundle: Bool = {
+        guard let easy = curl_easy_init() else { return false }
+        defer { curl_easy_cleanup(easy) }
+        var path: UnsafeMutablePointer<CChar>?
+        guard nlcurl_easy_getinfo_string(easy, CURLINFO_CAINFO, &path) == CURLE_OK, let path else { return false }
+        return FileManager.default.isReadableFile(atPath: String(cString: path))
+    }()
 
     private static func from(_ userdata: UnsafeMutableRawPointer) -> CurlEasyTransfer {
         Unmanaged<CurlEasyTransfer>.fromOpaque(userdata).takeUnretainedValue()

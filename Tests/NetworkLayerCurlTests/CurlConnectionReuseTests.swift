@@ -1,0 +1,76 @@
+import Foundation
+import NetworkLayerCurl
+import Testing
+import TestSupport
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Connections and TLS sessions outlive the transfers that opened them (issue 26).
+///
+/// `/connection` answers with the number the fixture gave the connection it came on and whether
+/// that connection resumed a TLS session, so the tests count what the server saw.
+@Suite("CurlTransport connection reuse", .needsTLSFixture)
+struct CurlConnectionReuseTests {
+    private func transport() throws -> CurlTransport {
+        CurlTransport(configuration: .init(certificateAuthority: .file(try #require(TLSFixture.certificateAuthorityFile))))
+    }
+
+    private func connection(_ transport: CurlTransport, _ query: String = "") async throws -> (number: Int, resumed: Bool?) {
+        let base = try #require(TLSFixture.url)
+        let url = try #require(URL(string: base.absoluteString + "/connection" + query))
+        let (data, response) = try await transport.send(URLRequest(url: url, timeoutInterval: 10))
+        #expect(response.statusCode == 200)
+        let object = try jsonObject(data)
+        return (try #require(object["connection"] as? Int), object["tls_session_reused"] as? Bool)
+    }
+
+    /// Sixteen requests at once, each held by the server long enough to need its own connection.
+    private func burst(_ transport: CurlTransport) async throws -> Set<Int> {
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<16 {
+                group.addTask { try await connection(transport, "?delay=100").number }
+            }
+            return try await group.reduce(into: Set<Int>()) { $0.insert($1) }
+        }
+    }
+
+    /// libcurl sizes its connection cache to four times the transfers in its multi handle at the
+    /// moment a connection comes back: one request at a time after a burst of sixteen used to
+    /// close the burst's idle connections one by one, and the next burst opened new ones.
+    @Test func aBurstAfterRequestsOneAtATimeFindsTheFirstBurstsConnections() async throws {
+        let transport = try transport()
+        let first = try await burst(transport)
+        for _ in 0..<8 {
+            _ = try await connection(transport)
+        }
+        let second = try await burst(transport)
+        #expect(second.subtracting(first).isEmpty, "new connections: \(second.subtracting(first).sorted()), first burst's: \(first.sorted())")
+    }
+
+    /// Each transfer used to have an easy handle of its own, and with it libcurl's TLS session
+    /// cache: a new connection always made a full handshake.
+    @Test func aNewConnectionResumesTheTLSSessionOfAnEarlierOne() async throws {
+        let transport = try transport()
+        let first = try await connection(transport, "?close=1")
+        let second = try await connection(transport)
+        #expect(second.number != first.number)
+        #expect(second.resumed == true)
+    }
+
+    /// libcurl read the authorities again for every new connection, about 20 ms of CPU with
+    /// Debian's bundle, unless it could keep them in the multi handle, which it does only when
+    /// they come from a file alone (Debian's libcurl adds the directory /etc/ssl/certs). Kept,
+    /// they are read once: a second connection needs the file no more.
+    @Test func theAuthorityFileIsReadOnceRatherThanForEveryConnection() async throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("ca.pem")
+        try FileManager.default.copyItem(at: try #require(TLSFixture.certificateAuthorityFile), to: file)
+        let transport = CurlTransport(configuration: .init(certificateAuthority: .file(file)))
+        let first = try await connection(transport, "?close=1")
+        try FileManager.default.removeItem(at: file)
+        let second = try await connection(transport)
+        #expect(second.number != first.number)
+    }
+}
