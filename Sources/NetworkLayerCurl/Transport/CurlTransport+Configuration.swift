@@ -19,9 +19,10 @@ extension CurlTransport {
         /// deadline. Millisecond precision; a value that is not a positive number means none.
         public var timeout: TimeInterval?
 
-        /// The certificate authorities that server certificates must chain to; `nil` (the
-        /// default) for the system's. Verification of the certificate and the host name is
-        /// always on.
+        /// The certificate authorities that server certificates must chain to, and the only
+        /// ones; `nil` (the default) for the system's bundle (libcurl's built-in CA file, read
+        /// once per transport; its CA directory only where no bundle can be read). Verification
+        /// of the certificate and the host name is always on.
         public var certificateAuthority: CertificateAuthority?
 
         /// Public keys the server's certificate must have one of, each `"sha256//"` followed by
