@@ -48,8 +48,10 @@ extension Reliability {
             let folder = try scratchFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let router = transport.router()
+            // The first request goes the same way as the second (URLSessionTransport sends
+            // uploads on a session of their own), so that the second finds its connection.
             var first = TestEndpoint.fixture("once-per-connection", .post, timeout: 10)
-            first.task = .requestData(Data("first".utf8), contentType: nil)
+            first.task = kind == .parameters ? .requestData(Data("first".utf8), contentType: nil) : .uploadData(Data("first".utf8))
             #expect(try await router.request(first).statusCode == 200)
 
             var second = TestEndpoint.fixture("once-per-connection", .post, timeout: 10)
