@@ -77,6 +77,44 @@ extension Reliability {
             #expect(echo["sha256"] as? String == (try sha256(of: body)))
         }
 
+        /// A streamed response's request goes on a task whose body FoundationNetworking cannot
+        /// give again either; URLSessionTransport does not start a stream anew (part of it may
+        /// have been read), so the stream fails at once with `.networkConnectionLost` instead
+        /// of waiting for its deadline. CurlTransport rewinds the body and the stream succeeds.
+        @Test(arguments: TestTransport.all)
+        func aStreamWithABodyOnAKeptAliveConnectionThatClosesUnansweredEndsAtOnce(_ transport: TestTransport) async throws {
+            let router = transport.router()
+            var first = TestEndpoint.fixture("once-per-connection", .post, timeout: 10)
+            first.task = .uploadData(Data("first".utf8))
+            #expect(try await router.request(first).statusCode == 200)
+
+            var second = TestEndpoint.fixture("once-per-connection", .post, timeout: 10)
+            let body = Data(repeating: 7, count: 30_000)
+            second.task = .requestData(body, contentType: nil)
+            let started = Date()
+            let result: Result<Data, any Error>
+            do {
+                var received = Data()
+                for try await chunk in router.stream(second) { received.append(chunk) }
+                result = .success(received)
+            } catch {
+                result = .failure(error)
+            }
+            #expect(Date().timeIntervalSince(started) < 2, "waited for the deadline")
+            switch (transport, result) {
+            case (.curl, .success(let received)):
+                #expect(try jsonObject(received)["size"] as? Int == body.count)
+            case (.urlSession, .failure(let error)):
+                let code = (error as? NetworkError).flatMap { error -> URLError.Code? in
+                    guard case .transport(let urlError) = error else { return nil }
+                    return urlError.code
+                }
+                #expect(code == .networkConnectionLost, "\(error)")
+            default:
+                Issue.record("unexpected outcome over \(transport): \(result)")
+            }
+        }
+
         enum BodyKind: Sendable, CustomTestStringConvertible {
             case parameters, uploadData, smallFile
             var testDescription: String {
