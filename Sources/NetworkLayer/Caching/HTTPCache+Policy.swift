@@ -29,9 +29,8 @@ extension HTTPCache {
         /// used only when nothing is stored.
         case returnCacheDataElseLoad
         /// Any stored response is served, fresh or stale; when nothing is stored nothing is sent
-        /// and a router's request fails with `NetworkError.transport(URLError(.resourceUnavailable))`,
-        /// as URLSession's own cache policy of that name does. (``HTTPCacheError/notCached`` is
-        /// for code that drives ``HTTPCache/lookup(_:policy:redaction:addedHeaders:)`` itself.)
+        /// and a router's request fails with `NetworkError.cache(.notCached)`, where URLSession's
+        /// own policy of that name fails with `URLError(.resourceUnavailable)`.
         case returnCacheDataDontLoad
         /// The cache is not consulted and nothing is stored.
         case bypass

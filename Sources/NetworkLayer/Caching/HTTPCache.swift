@@ -27,7 +27,7 @@ import FoundationNetworking
 ///         let (data, http) = try await transport.send(request)
 ///         return cache.complete(pending, with: Response(request: request, httpResponse: http, data: data))
 ///     case .notCached:
-///         throw HTTPCacheError.notCached                   // .returnCacheDataDontLoad
+///         throw NetworkError.cache(.notCached)             // .returnCacheDataDontLoad
 ///     }
 /// }
 /// ```
@@ -67,15 +67,19 @@ public final class HTTPCache: Sendable {
 
     /// Creates a cache, opening (and creating) the disk folder when the configuration has one.
     ///
-    /// - Throws: ``HTTPCacheError/unusableDirectory(path:reason:)`` when the folder cannot be
-    ///   created, listed, or is a file. A memory-only cache never throws (``inMemory(capacity:)``
-    ///   makes one without `try`).
-    public convenience init(configuration: Configuration = Configuration()) throws(HTTPCacheError) {
+    /// - Throws: ``NetworkError/cache(_:)`` with ``HTTPCacheError/unusableDirectory(path:reason:)``
+    ///   when the folder cannot be created, listed, or is a file. A memory-only cache never throws
+    ///   (``inMemory(capacity:)`` makes one without `try`).
+    public convenience init(configuration: Configuration = Configuration()) throws(NetworkError) {
         var disk: DiskStore?
         if let directory = configuration.directory, configuration.diskCapacity > 0 {
-            disk = try DiskStore(
-                directory: directory, capacity: configuration.diskCapacity, maximumEntrySize: configuration.maximumEntrySize,
-                heuristic: configuration.heuristicFreshness)
+            do throws(HTTPCacheError) {
+                disk = try DiskStore(
+                    directory: directory, capacity: configuration.diskCapacity, maximumEntrySize: configuration.maximumEntrySize,
+                    heuristic: configuration.heuristicFreshness)
+            } catch {
+                throw .cache(error)
+            }
         }
         self.init(configuration: configuration, disk: disk)
     }

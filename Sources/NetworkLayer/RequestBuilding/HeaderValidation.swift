@@ -65,9 +65,19 @@ extension URLRequest {
     /// }
     /// ```
     ///
-    /// - Throws: ``RequestBuildingError/invalidHeaderName(_:)`` or
+    /// - Throws: ``NetworkError/invalidRequest(_:)`` with
+    ///   ``RequestBuildingError/invalidHeaderName(_:)`` or
     ///   ``RequestBuildingError/invalidHeaderValue(name:)``; the value is not repeated.
-    public mutating func setHeader(_ value: String, for name: String) throws(RequestBuildingError) {
+    public mutating func setHeader(_ value: String, for name: String) throws(NetworkError) {
+        do throws(RequestBuildingError) {
+            try setCheckedHeader(value, for: name)
+        } catch {
+            throw .invalidRequest(error)
+        }
+    }
+
+    /// ``setHeader(_:for:)`` for request building, which reports the reason alone.
+    mutating func setCheckedHeader(_ value: String, for name: String) throws(RequestBuildingError) {
         guard HeaderValidation.isValidName(name) else {
             throw .invalidHeaderName(HeaderValidation.printable(name))
         }

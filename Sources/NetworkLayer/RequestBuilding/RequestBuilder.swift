@@ -12,10 +12,14 @@ public enum RequestBuilder {
     /// headers; the task's additional headers over them; URL parameters into the query; the
     /// body, whose encoder sets `Content-Type` only where no header gave one.
     ///
-    /// - Throws: ``RequestBuildingError``.
-    public static func makeRequest(for endpoint: some EndPointType) throws(RequestBuildingError) -> URLRequest {
+    /// - Throws: ``NetworkError/invalidRequest(_:)`` with the ``RequestBuildingError``.
+    public static func makeRequest(for endpoint: some EndPointType) throws(NetworkError) -> URLRequest {
         let added = (endpoint as? MappedEndpoint)?.additionalURLParameters ?? [:]
-        return try makeRequestAndBody(for: endpoint, addingURLParameters: added).request
+        do throws(RequestBuildingError) {
+            return try makeRequestAndBody(for: endpoint, addingURLParameters: added).request
+        } catch {
+            throw .invalidRequest(error)
+        }
     }
 
     /// The request, and how its body travels: in the request, as an upload, or as a download.
@@ -152,7 +156,7 @@ public enum RequestBuilder {
 extension URLRequest {
     mutating func setContentTypeIfAbsent(_ contentType: String?) throws(RequestBuildingError) {
         if let contentType, headerValue(named: "Content-Type") == nil {
-            try setHeader(contentType, for: "Content-Type")
+            try setCheckedHeader(contentType, for: "Content-Type")
         }
     }
 
@@ -160,7 +164,7 @@ extension URLRequest {
         guard let headers else { return }
         // Sorted, so that of two names differing only in case the same one wins every time.
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-            try setHeader(value, for: name)
+            try setCheckedHeader(value, for: name)
         }
     }
 }

@@ -47,6 +47,11 @@ public enum NetworkError: Error, Sendable {
     /// event stream (see ``StreamError``).
     case stream(StreamError)
 
+    /// The cache could not answer or could not be opened: the policy forbids the network and
+    /// nothing usable is stored (``HTTPCacheError/notCached``), or the disk cache's folder
+    /// cannot be used (see ``HTTPCacheError``).
+    case cache(HTTPCacheError)
+
     /// The response body passed the largest the transport keeps in memory, `limit` bytes after
     /// decoding, and the transfer was stopped there. The limit is the transport's
     /// `maximumResponseSize`, ``HTTPTransport/defaultMaximumResponseSize`` (32 MiB) unless
@@ -61,7 +66,7 @@ public enum NetworkError: Error, Sendable {
         switch self {
         case .unacceptableStatusCode(let response), .decoding(_, let response), .stream(.notAnEventStream(let response)):
             return response
-        case .invalidRequest, .transport, .timedOut, .cancelled, .download, .stream, .responseTooLarge, .underlying:
+        case .invalidRequest, .transport, .timedOut, .cancelled, .download, .stream, .cache, .responseTooLarge, .underlying:
             return nil
         }
     }
@@ -100,6 +105,8 @@ public enum NetworkError: Error, Sendable {
             self = .download(error)
         case let error as StreamError:
             self = .stream(error)
+        case let error as HTTPCacheError:
+            self = .cache(error)
         default:
             self = .underlying(error)
         }
@@ -125,6 +132,7 @@ extension NetworkError: CustomStringConvertible, CustomDebugStringConvertible {
         case .decoding: name = "decoding"
         case .download: name = "download"
         case .stream: name = "stream"
+        case .cache: name = "cache"
         case .responseTooLarge: name = "responseTooLarge"
         case .underlying(let error): name = "underlying(\(type(of: error)))"
         }
@@ -161,6 +169,8 @@ extension NetworkError: LocalizedError {
         case .download(let error):
             return error.errorDescription
         case .stream(let error):
+            return error.errorDescription
+        case .cache(let error):
             return error.errorDescription
         case .responseTooLarge(let limit):
             return "The response body is larger than the \(limit) bytes the transport keeps in memory:"

@@ -130,7 +130,7 @@ public struct RetryPolicy: Sendable {
         switch error {
         case .unacceptableStatusCode(let response): return retryableStatusCodes.contains(response.statusCode)
         case .transport(let error): return retryableURLErrorCodes.contains(error.code)
-        case .invalidRequest, .timedOut, .cancelled, .decoding, .download, .stream, .responseTooLarge, .underlying: return false
+        case .invalidRequest, .timedOut, .cancelled, .decoding, .download, .stream, .cache, .responseTooLarge, .underlying: return false
         }
     }
 

@@ -76,11 +76,7 @@ extension Router {
         let built = Result { () throws(NetworkError) -> BuiltRequest in
             var built = try build(route, timeout: options.deadline ?? .infinity)
             for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-                do throws(RequestBuildingError) {
-                    try built.request.setHeader(value, for: name)
-                } catch {
-                    throw .invalidRequest(error)
-                }
+                try built.request.setHeader(value, for: name)
             }
             return built
         }

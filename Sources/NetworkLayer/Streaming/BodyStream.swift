@@ -7,7 +7,8 @@ import Foundation
 /// past it, a transport that can pause (libcurl) stops reading from the socket until the
 /// consumer has read the buffer down to ``lowWaterMark``, so a slow consumer slows the server
 /// instead of growing the process. A transport that cannot pause (FoundationNetworking has no
-/// way to) fails the stream with ``StreamError/consumerTooSlow(bufferedBytes:)`` once
+/// way to) fails the stream with ``StreamError/consumerTooSlow(bufferedBytes:)`` (inside
+/// ``NetworkError/stream(_:)``) once
 /// ``hardLimit`` bytes are waiting, rather than buffer without bound.
 ///
 /// A body stream is read once, by one consumer. Breaking out of the loop, or cancelling the
@@ -53,8 +54,9 @@ public struct BodyStream: AsyncSequence, Sendable {
 
         /// The next chunk, or `nil` at the end of the body.
         ///
-        /// - Throws: the transport's error, ``StreamError/consumerTooSlow(bufferedBytes:)``, or
-        ///   `CancellationError` when the reading task is cancelled.
+        /// - Throws: the transport's error, ``NetworkError/stream(_:)`` with
+        ///   ``StreamError/consumerTooSlow(bufferedBytes:)``, or ``NetworkError/cancelled`` when
+        ///   the reading task is cancelled.
         public mutating func next() async throws -> Data? {
             try await reader.buffer.read()
         }
@@ -155,7 +157,7 @@ package final class BodyBuffer: @unchecked Sendable {
         chunks.append(data)
         buffered += data.count
         if !canPause, buffered > BodyStream.hardLimit {
-            let error = StreamError.consumerTooSlow(bufferedBytes: buffered)
+            let error = NetworkError.stream(.consumerTooSlow(bufferedBytes: buffered))
             dropChunks()
             ending = .failure(error)
             let onCancel = self.onCancel
@@ -195,12 +197,12 @@ package final class BodyBuffer: @unchecked Sendable {
         isCancelled = true
         dropChunks()
         let wasEnded = ending != nil
-        if ending == nil { ending = .failure(CancellationError()) }
+        if ending == nil { ending = .failure(NetworkError.cancelled) }
         let reader = self.reader
         self.reader = nil
         let onCancel = self.onCancel
         lock.unlock()
-        reader?.resume(throwing: CancellationError())
+        reader?.resume(throwing: NetworkError.cancelled)
         if !wasEnded { onCancel?() }
     }
 

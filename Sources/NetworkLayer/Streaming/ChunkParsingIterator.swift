@@ -37,7 +37,7 @@ extension JSONLineDecoder: ChunkParser {
 ///
 /// A parser error is thrown after the values that came before it, so the values are the same
 /// however the chunks are cut. The base's errors pass through as they are. Once the consuming
-/// task is cancelled, nothing more is delivered and `next()` throws `CancellationError`, whether
+/// task is cancelled, nothing more is delivered and `next()` throws ``NetworkError/cancelled``, whether
 /// the base then ends quietly (as `AsyncStream` does, so a cancelled stream is never mistaken for
 /// a complete one) or throws an error of its own. After an error or the end, `next()` returns
 /// `nil`.
@@ -79,7 +79,7 @@ struct ChunkParsingIterator<Base: AsyncIteratorProtocol, Parser: ChunkParser> wh
             if case .done = state { return nil }
             if Task.isCancelled {
                 end()
-                throw CancellationError()
+                throw NetworkError.cancelled
             }
             if let value = pending.popLast() {
                 return value
@@ -99,7 +99,7 @@ struct ChunkParsingIterator<Base: AsyncIteratorProtocol, Parser: ChunkParser> wh
                 end()
                 // A base may fail on its own cancellation, e.g. with URLError(.cancelled) when
                 // the transfer it wraps is cancelled first: the caller sees the cause, cancellation.
-                if Task.isCancelled { throw CancellationError() }
+                if Task.isCancelled { throw NetworkError.cancelled }
                 throw error
             }
             if let chunk {

@@ -5,9 +5,9 @@ import Foundation
 ///
 /// Lines end with LF, CRLF or CR (see ``LineSplitter``), however the chunks are cut. Lines that
 /// are empty or only spaces and tabs are skipped, as most producers send one between records or
-/// as a keep-alive. A line that does not decode throws ``StreamError/decoding(line:_:)`` with its
+/// as a keep-alive. A line that does not decode throws ``NetworkError/stream(_:)`` with ``StreamError/decoding(line:_:)`` with its
 /// line number (counted from 1, blank lines included) and the decoder's error; a line longer
-/// than `maximumLineLength` throws ``StreamError/lineTooLong(line:limit:)`` without being held
+/// than `maximumLineLength` throws ``NetworkError/stream(_:)`` with ``StreamError/lineTooLong(line:limit:)`` without being held
 /// whole in memory.
 ///
 /// ```swift
@@ -41,12 +41,12 @@ public struct JSONLineDecoder<Element: Decodable>: Sendable {
 
     /// Reads `chunk` and calls `body` with the value of each line it completes, in order.
     ///
-    /// - Throws: ``StreamError/decoding(line:_:)`` or ``StreamError/lineTooLong(line:limit:)``,
+    /// - Throws: ``NetworkError/stream(_:)`` with ``StreamError/decoding(line:_:)`` or ``StreamError/lineTooLong(line:limit:)``,
     ///   after `body` has seen every value before the offending line; and whatever `body`
     ///   throws, in which case the rest of `chunk` is not read. After an error of the decoder's,
     ///   every later call throws it again, until ``finish()``.
     public mutating func append(_ chunk: Data, _ body: (Element) throws -> Void) throws {
-        if let failure { throw failure }
+        if let failure { throw NetworkError.stream(failure) }
         // The splitter leaves `self` while it runs, so that the closure may read `self`.
         var splitter = LineSplitter(maximumLineLength: 0)
         swap(&splitter, &lines)
@@ -55,22 +55,22 @@ public struct JSONLineDecoder<Element: Decodable>: Sendable {
             try splitter.appendBytes(chunk) { line, number in
                 if let value = try decode(line, number: number) { try body(value) }
             }
-        } catch let error as StreamError {
+        } catch NetworkError.stream(let error) {
             failure = error
-            throw error
+            throw NetworkError.stream(error)
         }
     }
 
     /// Ends the body and returns the value of its last line if that line had no line end; `nil`
     /// when there was none (or it was blank). The decoder is then ready for another body.
     ///
-    /// - Throws: ``StreamError/decoding(line:_:)`` when that last line does not decode, and the
+    /// - Throws: ``NetworkError/stream(_:)`` with ``StreamError/decoding(line:_:)`` when that last line does not decode, and the
     ///   error of an earlier call that threw.
     public mutating func finish() throws -> Element? {
         defer { failure = nil }
         if let failure {
             lines.reset()
-            throw failure
+            throw NetworkError.stream(failure)
         }
         var value: Element?
         let decoder = decoder
@@ -87,7 +87,7 @@ public struct JSONLineDecoder<Element: Decodable>: Sendable {
         do {
             return try decoder.decode(Element.self, from: Data(line))
         } catch {
-            throw StreamError.decoding(line: number, error)
+            throw NetworkError.stream(.decoding(line: number, error))
         }
     }
 }

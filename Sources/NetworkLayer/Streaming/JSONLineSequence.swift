@@ -6,8 +6,8 @@ import Foundation
 ///
 /// It reads the next chunk only when the values of the previous one are used up, holding one
 /// chunk's values and the unfinished line, never more. The base's errors pass through; a line
-/// that does not decode throws ``StreamError/decoding(line:_:)`` after the values before it.
-/// When the consuming task is cancelled, iteration throws `CancellationError` (rather than
+/// that does not decode throws ``NetworkError/stream(_:)`` with ``StreamError/decoding(line:_:)`` after the values before it.
+/// When the consuming task is cancelled, iteration throws ``NetworkError/cancelled`` (rather than
 /// whatever the base throws then) and delivers nothing more. `Sendable` when its base is.
 ///
 /// ```swift
@@ -45,8 +45,8 @@ public struct JSONLineSequence<Base: AsyncSequence, Element: Decodable>: AsyncSe
 
         /// The next line's value; `nil` after the last one.
         ///
-        /// - Throws: the base's errors, ``StreamError/decoding(line:_:)``,
-        ///   ``StreamError/lineTooLong(line:limit:)``, and `CancellationError` once the task is
+        /// - Throws: the base's errors, ``NetworkError/stream(_:)`` with ``StreamError/decoding(line:_:)``,
+        ///   ``StreamError/lineTooLong(line:limit:)``, and ``NetworkError/cancelled`` once the task is
         ///   cancelled.
         @inlinable
         public mutating func next() async throws -> Element? {

@@ -6,8 +6,8 @@ import Foundation
 ///
 /// It reads the next chunk only when the lines of the previous one are used up, holding one
 /// chunk's lines and the unfinished line, never more. The base's errors pass through; a line
-/// longer than the limit throws ``StreamError/lineTooLong(line:limit:)`` after the lines before
-/// it. When the consuming task is cancelled, iteration throws `CancellationError` (rather than
+/// longer than the limit throws ``NetworkError/stream(_:)`` with ``StreamError/lineTooLong(line:limit:)`` after the lines before
+/// it. When the consuming task is cancelled, iteration throws ``NetworkError/cancelled`` (rather than
 /// whatever the base throws then) and delivers nothing more. `Sendable` when its base is.
 ///
 /// ```swift
@@ -44,8 +44,8 @@ public struct LineSequence<Base: AsyncSequence>: AsyncSequence where Base.Elemen
 
         /// The next line; `nil` after the last one (a last line without a line end included).
         ///
-        /// - Throws: the base's errors, ``StreamError/lineTooLong(line:limit:)``, and
-        ///   `CancellationError` once the task is cancelled.
+        /// - Throws: the base's errors, ``NetworkError/stream(_:)`` with ``StreamError/lineTooLong(line:limit:)``, and
+        ///   ``NetworkError/cancelled`` once the task is cancelled.
         @inlinable
         public mutating func next() async throws -> String? {
             try await inner.next()

@@ -9,7 +9,7 @@ import Foundation
 /// with U+FFFD, so a line is always a `String`; the line end is not part of it.
 ///
 /// Only the line being read is kept between chunks, and no more than ``maximumLineLength`` bytes
-/// of it (1 MiB by default): a longer line throws ``StreamError/lineTooLong(line:limit:)``, so a
+/// of it (1 MiB by default): a longer line throws ``NetworkError/stream(_:)`` with ``StreamError/lineTooLong(line:limit:)``, so a
 /// server that never sends a line end cannot make the process grow without bound. After an error
 /// every later call throws it again.
 ///
@@ -43,7 +43,7 @@ public struct LineSplitter: Sendable {
 
     /// Reads `chunk` and calls `body` with each line that it completes, in order.
     ///
-    /// - Throws: ``StreamError/lineTooLong(line:limit:)`` when a line exceeds
+    /// - Throws: ``NetworkError/stream(_:)`` with ``StreamError/lineTooLong(line:limit:)`` when a line exceeds
     ///   ``maximumLineLength``, after `body` has seen every line before it; and whatever `body`
     ///   throws, in which case the rest of `chunk` is not read.
     public mutating func append(_ chunk: Data, _ body: (String) throws -> Void) throws {
@@ -70,7 +70,7 @@ public struct LineSplitter: Sendable {
     /// call, and its line number. The server-sent event and JSON-lines parsers read fields and
     /// JSON from the bytes directly.
     mutating func appendBytes(_ chunk: Data, _ body: (UnsafeRawBufferPointer, Int) throws -> Void) throws {
-        if let failure { throw failure }
+        if let failure { throw NetworkError.stream(failure) }
         try chunk.withUnsafeBytes { bytes in
             try split(bytes, body)
         }
@@ -137,7 +137,7 @@ public struct LineSplitter: Sendable {
         let error = StreamError.lineTooLong(line: lineCount + 1, limit: maximumLineLength)
         failure = error
         partial.removeAll()
-        throw error
+        throw NetworkError.stream(error)
     }
 
     /// A buffer grown by one long line is given back afterwards, so one 1 MiB line does not pin

@@ -23,7 +23,7 @@ import Foundation
 /// body to the same parser.
 ///
 /// Memory is bounded: one line of at most `maximumLineLength` bytes and one event of at most
-/// `maximumEventSize` bytes of data; beyond them, ``append(_:_:)`` throws ``StreamError``.
+/// `maximumEventSize` bytes of data; beyond them, ``append(_:_:)`` throws ``NetworkError/stream(_:)``.
 ///
 /// ```swift
 /// var parser = ServerSentEventParser()
@@ -85,22 +85,22 @@ public struct ServerSentEventParser: Sendable {
 
     /// Reads `chunk` and calls `body` with each event it completes, in order.
     ///
-    /// - Throws: ``StreamError/lineTooLong(line:limit:)`` or
+    /// - Throws: ``NetworkError/stream(_:)`` with ``StreamError/lineTooLong(line:limit:)`` or
     ///   ``StreamError/eventTooLarge(line:limit:)``, after `body` has seen every event before
     ///   the offending line; and whatever `body` throws, in which case the rest of `chunk` is
     ///   not read. After an error of the parser's, every later call throws it again, until
     ///   ``finish()``.
     public mutating func append(_ chunk: Data, _ body: (ServerSentEvent) throws -> Void) throws {
-        if let failure { throw failure }
+        if let failure { throw NetworkError.stream(failure) }
         // The splitter leaves `self` while it runs, so that the closure may change `self`.
         var splitter = LineSplitter(maximumLineLength: 0)
         swap(&splitter, &lines)
         defer { swap(&splitter, &lines) }
         do {
             try splitter.appendBytes(chunk) { line, number in try process(line, number: number, body) }
-        } catch let error as StreamError {
+        } catch NetworkError.stream(let error) {
             failure = error
-            throw error
+            throw NetworkError.stream(error)
         }
     }
 
@@ -151,7 +151,7 @@ public struct ServerSentEventParser: Sendable {
         switch field.count {
         case 4 where Self.field(field, is: "data"):
             guard dataBuffer.count + value.count <= maximumEventSize else {
-                throw StreamError.eventTooLarge(line: number, limit: maximumEventSize)
+                throw NetworkError.stream(.eventTooLarge(line: number, limit: maximumEventSize))
             }
             dataBuffer.append(contentsOf: value)
             dataBuffer.append(lf)

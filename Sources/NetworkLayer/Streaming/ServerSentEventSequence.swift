@@ -7,7 +7,7 @@ import Foundation
 /// It reads the next chunk only when the events of the previous one are used up, holding one
 /// chunk's events, the unfinished line and the unfinished event, never more. The base's errors
 /// pass through; an event cut off by the end of the body is discarded, as the standard says.
-/// When the consuming task is cancelled, iteration throws `CancellationError` (rather than
+/// When the consuming task is cancelled, iteration throws ``NetworkError/cancelled`` (rather than
 /// whatever the base throws then) and delivers nothing more. `Sendable` when its base is.
 ///
 /// ```swift
@@ -56,8 +56,8 @@ public struct ServerSentEventSequence<Base: AsyncSequence>: AsyncSequence where 
 
         /// The next event; `nil` when the body ends.
         ///
-        /// - Throws: the base's errors, ``StreamError/lineTooLong(line:limit:)``,
-        ///   ``StreamError/eventTooLarge(line:limit:)``, and `CancellationError` once the task
+        /// - Throws: the base's errors, ``NetworkError/stream(_:)`` with ``StreamError/lineTooLong(line:limit:)``,
+        ///   ``StreamError/eventTooLarge(line:limit:)``, and ``NetworkError/cancelled`` once the task
         ///   is cancelled.
         @inlinable
         public mutating func next() async throws -> ServerSentEvent? {

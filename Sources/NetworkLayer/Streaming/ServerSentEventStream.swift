@@ -20,7 +20,7 @@ import Foundation
 /// ``StreamError/notAnEventStream(_:)`` for an answer that is not `200` and `text/event-stream`,
 /// a network error when the policy does not reconnect (a POST, the attempts used up: the stream
 /// then ends with the error that ended its last connection), ``NetworkError/cancelled``. A line
-/// or event past its limit throws ``StreamError`` itself. None of these reconnects.
+/// or event past its limit throws ``NetworkError/stream(_:)`` itself. None of these reconnects.
 public struct ServerSentEventStream<EndPoint: EndPointType>: AsyncSequence, Sendable {
     /// One event; comments are not delivered.
     public typealias Element = ServerSentEvent
@@ -96,9 +96,9 @@ public struct ServerSentEventStream<EndPoint: EndPointType>: AsyncSequence, Send
                         continue
                     }
                     // The connection ended cleanly.
-                } catch let error as StreamError {
+                } catch NetworkError.stream(let error) {
                     stop()
-                    throw error
+                    throw NetworkError.stream(error)
                 } catch {
                     // WHATWG: a network error, before the head (a connection that fails to open)
                     // or after it (one that drops or goes silent), is followed by a new

@@ -11,9 +11,9 @@ import Foundation
 /// ```swift
 /// do {
 ///     for try await item in chunks.decodeLines(Item.self) { show(item) }
-/// } catch StreamError.decoding(let line, let error) {
+/// } catch NetworkError.stream(.decoding(let line, let error)) {
 ///     print("line \(line) is not an Item:", error)
-/// } catch StreamError.lineTooLong(let line, let limit) {
+/// } catch NetworkError.stream(.lineTooLong(let line, let limit)) {
 ///     print("line \(line) is longer than \(limit) bytes")
 /// }
 /// ```

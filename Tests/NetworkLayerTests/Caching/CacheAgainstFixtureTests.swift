@@ -38,7 +38,7 @@ struct CacheAgainstFixtureTests {
             let (response, outcome) = cache.complete(pending, with: Response(request: sent, httpResponse: http, data: data))
             return (response.data.isEmpty ? [:] : try jsonObject(response.data), outcome)
         case .notCached:
-            throw HTTPCacheError.notCached
+            throw NetworkError.cache(.notCached)
         }
     }
 

@@ -213,13 +213,13 @@ final class CacheDiskStoreTests {
     @Test func aFileWhereTheFolderShouldBeIsATypedError() throws {
         let file = folder.appendingPathComponent("plain-file")
         try Data().write(to: file)
-        #expect(throws: HTTPCacheError.self) {
+        #expect(throws: NetworkError.self) {
             try HTTPCache(configuration: .init(directory: file))
         }
         do {
             _ = try HTTPCache(configuration: .init(directory: file))
         } catch {
-            guard case .unusableDirectory(let path, _) = error else { throw error }
+            guard case .cache(.unusableDirectory(let path, _)) = error else { throw error }
             #expect(path == file.path)
         }
     }

@@ -133,8 +133,8 @@ struct RouterCacheTests {
         await #expect {
             try await router.request(endpoint("cache/max-age/never-stored-\(key)", policy: .returnCacheDataDontLoad))
         } throws: { error in
-            guard case NetworkError.transport(let urlError) = error else { return false }
-            return urlError.code == .resourceUnavailable
+            guard case NetworkError.cache(.notCached) = error else { return false }
+            return true
         }
         #expect(try await serverHits(key) == 2)
     }

@@ -101,6 +101,8 @@ enum ResponsesAndErrorsSnippets {
                 print(downloadError.localizedDescription)
             case .stream(let streamError):
                 print(streamError.localizedDescription)
+            case .cache(let cacheError):
+                print(cacheError.localizedDescription)  // .notCached under .returnCacheDataDontLoad
             case .responseTooLarge(let limit):
                 print("more than \(limit) bytes: use a download or a stream")
             case .underlying(let other):

@@ -18,7 +18,8 @@ struct RequestBuilderTests {
             _ = try RequestBuilder.makeRequest(for: endpoint)
             return nil
         } catch {
-            return error
+            guard case .invalidRequest(let reason) = error else { return nil }
+            return reason
         }
     }
 

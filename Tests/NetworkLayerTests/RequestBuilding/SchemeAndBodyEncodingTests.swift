@@ -11,7 +11,14 @@ import FoundationNetworking
 @Suite("Schemes and body encodings")
 struct SchemeAndBodyEncodingTests {
     private func build(_ endpoint: TestEndpoint) -> Result<URLRequest, RequestBuildingError> {
-        Result { () throws(RequestBuildingError) -> URLRequest in try RequestBuilder.makeRequest(for: endpoint) }
+        Result { () throws(RequestBuildingError) -> URLRequest in
+            do throws(NetworkError) {
+                return try RequestBuilder.makeRequest(for: endpoint)
+            } catch {
+                guard case .invalidRequest(let reason) = error else { throw .invalidURL("not a building error: \(error)") }
+                throw reason
+            }
+        }
     }
 
     // MARK: Schemes

@@ -38,7 +38,7 @@ struct JSONLineDecoderTests {
         #expect {
             try decode(["{\"id\":1}\n\n{\"id\":\"three\"}\n{\"id\":4}\n"])
         } throws: { error in
-            guard case StreamError.decoding(let line, let underlying) = error else { return false }
+            guard case NetworkError.stream(.decoding(let line, let underlying)) = error else { return false }
             return line == 3 && underlying is DecodingError
         }
     }
@@ -46,9 +46,9 @@ struct JSONLineDecoderTests {
     @Test func valuesBeforeABadLineAreDelivered() throws {
         var lines = JSONLineDecoder(Item.self)
         var items: [Item] = []
-        #expect(throws: StreamError.self) { try lines.append(Data("{\"id\":1}\n{oops}\n{\"id\":3}\n".utf8)) { items.append($0) } }
+        #expect(throws: NetworkError.self) { try lines.append(Data("{\"id\":1}\n{oops}\n{\"id\":3}\n".utf8)) { items.append($0) } }
         #expect(items == [Item(id: 1)])
-        #expect(throws: StreamError.self) { try lines.append(Data("{\"id\":4}\n".utf8)) { items.append($0) } }
+        #expect(throws: NetworkError.self) { try lines.append(Data("{\"id\":4}\n".utf8)) { items.append($0) } }
     }
 
     @Test func aBadUnterminatedLastLineThrowsFromFinish() throws {
@@ -57,7 +57,7 @@ struct JSONLineDecoderTests {
         #expect {
             try lines.finish()
         } throws: { error in
-            guard case StreamError.decoding(let line, _) = error else { return false }
+            guard case NetworkError.stream(.decoding(let line, _)) = error else { return false }
             return line == 2
         }
     }
@@ -74,7 +74,7 @@ struct JSONLineDecoderTests {
 
     @Test func aLineOverTheLimitThrows() throws {
         var lines = JSONLineDecoder(Item.self, maximumLineLength: 8)
-        #expect(throws: StreamError.self) { try lines.append(Data("{\"id\":123456}\n".utf8)) { _ in } }
+        #expect(throws: NetworkError.self) { try lines.append(Data("{\"id\":123456}\n".utf8)) { _ in } }
     }
 
     @Test func theDecodingErrorMessageNamesTheLineAndThePath() throws {

@@ -92,34 +92,34 @@ struct LineSplitterTests {
         #expect {
             try splitLines([Data("ok\n123456\n".utf8)], maximumLineLength: 5)
         } throws: { error in
-            guard case StreamError.lineTooLong(let line, let limit) = error else { return false }
+            guard case NetworkError.stream(.lineTooLong(let line, let limit)) = error else { return false }
             return line == 2 && limit == 5
         }
     }
 
     @Test func theLimitCountsBytesNotCharacters() throws {
         // "éé" is 4 bytes of UTF-8.
-        #expect(throws: StreamError.self) { try splitLines([Data("éé\n".utf8)], maximumLineLength: 3) }
+        #expect(throws: NetworkError.self) { try splitLines([Data("éé\n".utf8)], maximumLineLength: 3) }
         #expect(try splitLines([Data("éé\n".utf8)], maximumLineLength: 4) == ["éé"])
     }
 
     @Test func aLineThatNeverEndsThrowsOnceItPassesTheLimitWithoutWaitingForItsEnd() throws {
         var splitter = LineSplitter(maximumLineLength: 10)
         try splitter.append(Data("0123456789".utf8)) { _ in }
-        #expect(throws: StreamError.self) { try splitter.append(Data("x".utf8)) { _ in } }
+        #expect(throws: NetworkError.self) { try splitter.append(Data("x".utf8)) { _ in } }
     }
 
     @Test func linesBeforeATooLongLineInTheSameChunkAreDelivered() throws {
         var splitter = LineSplitter(maximumLineLength: 3)
         var lines: [String] = []
-        #expect(throws: StreamError.self) { try splitter.append(Data("a\nbc\ntoo long\nd\n".utf8)) { lines.append($0) } }
+        #expect(throws: NetworkError.self) { try splitter.append(Data("a\nbc\ntoo long\nd\n".utf8)) { lines.append($0) } }
         #expect(lines == ["a", "bc"])
     }
 
     @Test func afterAnErrorEveryCallThrowsIt() throws {
         var splitter = LineSplitter(maximumLineLength: 1)
-        #expect(throws: StreamError.self) { try splitter.append(Data("long\n".utf8)) { _ in } }
-        #expect(throws: StreamError.self) { try splitter.append(Data("a\n".utf8)) { _ in } }
+        #expect(throws: NetworkError.self) { try splitter.append(Data("long\n".utf8)) { _ in } }
+        #expect(throws: NetworkError.self) { try splitter.append(Data("a\n".utf8)) { _ in } }
         #expect(splitter.finish() == nil)
     }
 
@@ -127,7 +127,7 @@ struct LineSplitterTests {
         let splitter = LineSplitter(maximumLineLength: -5)
         #expect(splitter.maximumLineLength == 0)
         #expect(try splitLines([Data("\n\n".utf8)], maximumLineLength: -5) == ["", ""])
-        #expect(throws: StreamError.self) { try splitLines([Data("a\n".utf8)], maximumLineLength: -5) }
+        #expect(throws: NetworkError.self) { try splitLines([Data("a\n".utf8)], maximumLineLength: -5) }
     }
 
     @Test func errorsFromTheLineHandlerPassThrough() throws {

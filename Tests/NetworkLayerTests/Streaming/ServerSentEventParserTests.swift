@@ -198,7 +198,7 @@ struct ServerSentEventParserTests {
         #expect {
             try parseEvents("data: 1234\ndata: 123\n\ndata: 12345\ndata: 6789\n\n", parser)
         } throws: { error in
-            guard case StreamError.eventTooLarge(let line, let limit) = error else { return false }
+            guard case NetworkError.stream(.eventTooLarge(let line, let limit)) = error else { return false }
             return line == 5 && limit == 8
         }
     }
@@ -206,15 +206,15 @@ struct ServerSentEventParserTests {
     @Test func eventsBeforeATooLargeEventAreDelivered() throws {
         var parser = ServerSentEventParser(maximumEventSize: 4)
         var events: [ServerSentEvent] = []
-        #expect(throws: StreamError.self) {
+        #expect(throws: NetworkError.self) {
             try parser.append(Data("data: ok\n\ndata: too large\n\n".utf8)) { events.append($0) }
         }
         #expect(events.map(\.data) == ["ok"])
-        #expect(throws: StreamError.self) { try parser.append(Data("data: a\n\n".utf8)) { _ in } }
+        #expect(throws: NetworkError.self) { try parser.append(Data("data: a\n\n".utf8)) { _ in } }
     }
 
     @Test func aLineOverTheLineLimitThrows() throws {
-        #expect(throws: StreamError.self) {
+        #expect(throws: NetworkError.self) {
             try parseEvents(": " + String(repeating: "x", count: 100) + "\n", ServerSentEventParser(maximumLineLength: 50))
         }
     }

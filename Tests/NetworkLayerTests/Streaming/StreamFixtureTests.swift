@@ -127,7 +127,7 @@ struct StreamFixtureTests {
         var received = first.stream.makeAsyncIterator()
         #expect(await received.next() == "first")
         consumer.cancel()
-        await #expect(throws: CancellationError.self) { try await consumer.value }
+        await #expect { try await consumer.value } throws: { isCancellation($0) }
     }
 
     @Test func ndjsonGivesEveryObject() async throws {
@@ -143,7 +143,7 @@ struct StreamFixtureTests {
         let (_, chunks) = try await StreamingClient.open(try url("/ndjson?count=6&bad_line=4&chunk=5"))
         let items = await collect(chunks.decodeLines(Item.self))
         #expect(items.values.map(\.id) == [1, 2, 3])
-        guard case StreamError.decoding(let line, _)? = items.error else {
+        guard case NetworkError.stream(.decoding(let line, _))? = items.error else {
             Issue.record("expected a decoding error, got \(String(describing: items.error))")
             return
         }

@@ -51,7 +51,7 @@ struct StreamingSequenceTests {
     @Test func aParseErrorComesAfterTheValuesBeforeIt() async {
         let result = await collect(Chunks(["{\"id\":1}\n{\"id\":2}\nbad\n{\"id\":4}\n"]).decodeLines(Item.self))
         #expect(result.values == [Item(id: 1), Item(id: 2)])
-        guard case StreamError.decoding(let line, _)? = result.error else {
+        guard case NetworkError.stream(.decoding(let line, _))? = result.error else {
             Issue.record("expected a decoding error, got \(String(describing: result.error))")
             return
         }
@@ -82,14 +82,14 @@ struct StreamingSequenceTests {
         await #expect {
             for try await _ in endless.lines(maximumLineLength: 1_048_576) {}
         } throws: { error in
-            guard case StreamError.lineTooLong(line: 1, limit: 1_048_576) = error else { return false }
+            guard case NetworkError.stream(.lineTooLong(line: 1, limit: 1_048_576)) = error else { return false }
             return true
         }
     }
 
     @Test func anEventThatNeverEndsFailsOnceItPassesTheLimitInsteadOfGrowing() async throws {
         let endless = AsyncStream<Data> { Data("data: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n".utf8) }
-        await #expect(throws: StreamError.self) {
+        await #expect(throws: NetworkError.self) {
             for try await _ in endless.events(maximumEventSize: 65_536) {}
         }
     }
@@ -110,7 +110,7 @@ struct StreamingSequenceTests {
         consumer.cancel()
         // AsyncStream ends quietly on cancellation; the line sequence says why it ended, and
         // "part" is not passed off as a last line.
-        await #expect(throws: CancellationError.self) { try await consumer.value }
+        await #expect { try await consumer.value } throws: { isCancellation($0) }
         #expect(await lines.next() == nil)
         continuation.finish()
     }
@@ -137,7 +137,7 @@ struct StreamingSequenceTests {
         var waiting = entered.makeAsyncIterator()
         _ = await waiting.next()
         consumer.cancel()
-        await #expect(throws: CancellationError.self) { try await consumer.value }
+        await #expect { try await consumer.value } throws: { isCancellation($0) }
     }
 
     @Test func nothingIsDeliveredAfterCancellationEvenFromTheCurrentChunk() async throws {
@@ -148,7 +148,7 @@ struct StreamingSequenceTests {
             do {
                 let second = try await iterator.next()
                 return (first, second, false)
-            } catch is CancellationError {
+            } catch NetworkError.cancelled {
                 return (first, nil, true)
             }
         }

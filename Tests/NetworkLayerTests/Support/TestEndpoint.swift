@@ -63,3 +63,9 @@ extension Result where Failure == NetworkError {
         return false
     }
 }
+
+/// Whether `error` is ``NetworkError/cancelled``, for `#expect(throws:)` closures.
+func isCancellation(_ error: any Error) -> Bool {
+    if case NetworkError.cancelled = error { return true }
+    return false
+}

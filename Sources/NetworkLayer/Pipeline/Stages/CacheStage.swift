@@ -45,10 +45,7 @@ struct CacheStage: RequestStage {
             exchange.metrics.didUseCache(outcome)
             return response
         case .notCached:
-            throw .transport(
-                URLError(
-                    .resourceUnavailable,
-                    userInfo: [NSLocalizedDescriptionKey: "The response is not in the cache, and the cache policy does not allow the network."]))
+            throw .cache(.notCached)
         }
     }
 
