@@ -8,6 +8,9 @@ import Foundation
 /// long before the deadline, so disarming is cheap: the entry is only marked, and the heap is
 /// rebuilt without marked entries when they outnumber the live ones. The timer is set to the
 /// earliest live deadline and moved only when a new deadline comes earlier.
+///
+/// `@unchecked Sendable`: the timer, which Dispatch does not mark `Sendable`, is set only with
+/// the state's lock held.
 final class DeadlineScheduler: @unchecked Sendable {
     /// What ``schedule(after:_:)`` returns, to ``cancel(_:)`` the action.
     struct Token: Sendable, Hashable {
@@ -17,17 +20,19 @@ final class DeadlineScheduler: @unchecked Sendable {
     /// The scheduler that routers use unless given another (tests give their own).
     static let shared = DeadlineScheduler()
 
-    private struct Entry {
+    fileprivate struct Entry {
         let due: UInt64
         let id: UInt64
     }
 
-    // Every mutable property is guarded by `lock`.
-    private let lock = NSLock()
-    private var heap: [Entry] = []
-    private var actions: [UInt64: @Sendable () -> Void] = [:]
-    private var lastID: UInt64 = 0
-    private var timerDue: UInt64?
+    fileprivate struct State {
+        var heap: [Entry] = []
+        var actions: [UInt64: @Sendable () -> Void] = [:]
+        var lastID: UInt64 = 0
+        var timerDue: UInt64?
+    }
+
+    private let state = Locked(State())
     private let queue = DispatchQueue(label: "NetworkLayer.deadlines")
     private let timer: any DispatchSourceTimer
 
@@ -48,68 +53,67 @@ final class DeadlineScheduler: @unchecked Sendable {
     @discardableResult
     func schedule(after seconds: TimeInterval, _ action: @escaping @Sendable () -> Void) -> Token {
         let due = Seconds.uptime(after: seconds)
-        lock.lock()
-        lastID &+= 1
-        let id = lastID
-        actions[id] = action
-        push(Entry(due: due, id: id))
-        // Moved under the lock, so that two requests arming at once cannot leave the timer on the
-        // later of their deadlines.
-        if timerDue.map({ due < $0 }) ?? true {
-            timerDue = due
-            timer.schedule(deadline: DispatchTime(uptimeNanoseconds: due), leeway: .milliseconds(1))
+        return state.withLock { state in
+            state.lastID &+= 1
+            let id = state.lastID
+            state.actions[id] = action
+            state.push(Entry(due: due, id: id))
+            // Moved under the lock, so that two requests arming at once cannot leave the timer on
+            // the later of their deadlines.
+            if state.timerDue.map({ due < $0 }) ?? true {
+                state.timerDue = due
+                timer.schedule(deadline: DispatchTime(uptimeNanoseconds: due), leeway: .milliseconds(1))
+            }
+            return Token(id: id)
         }
-        lock.unlock()
-        return Token(id: id)
     }
 
     /// Forgets the action of `token` if it has not run yet.
     func cancel(_ token: Token) {
-        lock.lock()
-        actions[token.id] = nil
-        // Entries whose action is gone are dropped when they outnumber the live ones, so that
-        // requests that finish long before their deadline do not keep the heap growing.
-        if heap.count > 64, heap.count > 2 * actions.count {
-            heap = heap.filter { actions[$0.id] != nil }
-            heapify()
+        state.withLock { state in
+            state.actions[token.id] = nil
+            // Entries whose action is gone are dropped when they outnumber the live ones, so that
+            // requests that finish long before their deadline do not keep the heap growing.
+            if state.heap.count > 64, state.heap.count > 2 * state.actions.count {
+                state.heap = state.heap.filter { state.actions[$0.id] != nil }
+                state.heapify()
+            }
         }
-        lock.unlock()
     }
 
     /// The number of deadlines armed and not yet run or cancelled (for tests).
     var pendingCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return actions.count
+        state.withLock { $0.actions.count }
     }
 
     /// The number of entries in the heap, cancelled ones included (for tests).
     var storedCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return heap.count
+        state.withLock { $0.heap.count }
     }
 
     private func fire() {
         let now = DispatchTime.now().uptimeNanoseconds
-        var due: [@Sendable () -> Void] = []
-        lock.lock()
-        while let first = heap.first, first.due <= now {
-            popFirst()
-            if let action = actions.removeValue(forKey: first.id) { due.append(action) }
+        let due = state.withLock { state in
+            var due: [@Sendable () -> Void] = []
+            while let first = state.heap.first, first.due <= now {
+                state.popFirst()
+                if let action = state.actions.removeValue(forKey: first.id) { due.append(action) }
+            }
+            while let first = state.heap.first, state.actions[first.id] == nil { state.popFirst() }
+            state.timerDue = state.heap.first?.due
+            if let next = state.timerDue {
+                timer.schedule(deadline: DispatchTime(uptimeNanoseconds: next), leeway: .milliseconds(1))
+            }
+            return due
         }
-        while let first = heap.first, actions[first.id] == nil { popFirst() }
-        timerDue = heap.first?.due
-        if let next = timerDue {
-            timer.schedule(deadline: DispatchTime(uptimeNanoseconds: next), leeway: .milliseconds(1))
-        }
-        lock.unlock()
         for action in due { action() }
     }
+}
 
-    // MARK: Binary min-heap on `due`
+// MARK: Binary min-heap on `due`
 
-    private func push(_ entry: Entry) {
+extension DeadlineScheduler.State {
+    fileprivate mutating func push(_ entry: DeadlineScheduler.Entry) {
         heap.append(entry)
         var child = heap.count - 1
         while child > 0 {
@@ -120,17 +124,17 @@ final class DeadlineScheduler: @unchecked Sendable {
         }
     }
 
-    private func popFirst() {
+    fileprivate mutating func popFirst() {
         heap.swapAt(0, heap.count - 1)
         heap.removeLast()
         siftDown(from: 0)
     }
 
-    private func heapify() {
+    fileprivate mutating func heapify() {
         for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(from: index) }
     }
 
-    private func siftDown(from start: Int) {
+    private mutating func siftDown(from start: Int) {
         var parent = start
         while true {
             let left = 2 * parent + 1

@@ -91,8 +91,9 @@ public struct BodyStream: AsyncSequence, Sendable {
 
 /// The buffer between a transport (the writer) and a ``BodyStream``'s consumer (the reader).
 ///
-/// `@unchecked Sendable`: every mutable property is used with `lock` held.
-package final class BodyBuffer: @unchecked Sendable {
+/// Callbacks (the reader's continuation, the writer's resume and cancel, the activity
+/// observer) run after the lock is released, so that none of them can re-enter it.
+package final class BodyBuffer: Sendable {
     /// What a writer should do after ``write(_:)``.
     package enum Demand: Sendable {
         /// Go on writing.
@@ -101,17 +102,33 @@ package final class BodyBuffer: @unchecked Sendable {
         case pause
     }
 
-    private let lock = NSLock()
-    private var chunks: [Data] = []
-    private var head = 0
-    private var buffered = 0
-    private var ending: Result<Void, any Error>?
-    private var isCancelled = false
-    private var isPaused = false
-    private var reader: CheckedContinuation<Data?, any Error>?
-    private var onResume: (@Sendable () -> Void)?
-    private var onCancel: (@Sendable () -> Void)?
-    private var onActivity: (@Sendable () -> Void)?
+    private struct State {
+        var chunks: [Data] = []
+        var head = 0
+        var buffered = 0
+        var ending: Result<Void, any Error>?
+        var isCancelled = false
+        var isPaused = false
+        var reader: CheckedContinuation<Data?, any Error>?
+        var onResume: (@Sendable () -> Void)?
+        var onCancel: (@Sendable () -> Void)?
+        var onActivity: (@Sendable () -> Void)?
+
+        mutating func dropChunks() {
+            chunks.removeAll()
+            head = 0
+            buffered = 0
+        }
+
+        /// Takes the reader that waits, if any.
+        mutating func takeReader() -> CheckedContinuation<Data?, any Error>? {
+            let waiting = reader
+            reader = nil
+            return waiting
+        }
+    }
+
+    private let state = Locked(State())
     private let canPause: Bool
 
     /// - Parameter canPause: Whether the writer pauses when told to; one that cannot is failed
@@ -122,66 +139,63 @@ package final class BodyBuffer: @unchecked Sendable {
 
     /// Sets what resumes a paused writer and what stops the transfer when the reader is gone.
     package func connect(onResume: @escaping @Sendable () -> Void, onCancel: @escaping @Sendable () -> Void) {
-        lock.lock()
-        self.onResume = onResume
-        self.onCancel = onCancel
-        let cancelled = isCancelled
-        lock.unlock()
+        let cancelled = state.withLock { state in
+            state.onResume = onResume
+            state.onCancel = onCancel
+            return state.isCancelled
+        }
         if cancelled { onCancel() }
     }
 
     /// Sets what is told of every chunk written (the router's idle timeout).
     func observeActivity(_ observer: @escaping @Sendable () -> Void) {
-        lock.lock()
-        onActivity = observer
-        lock.unlock()
+        state.withLock { $0.onActivity = observer }
+    }
+
+    /// What a write leads to, done once the lock is released.
+    private enum AfterWrite {
+        case demand(Demand)
+        case deliver(CheckedContinuation<Data?, any Error>)
+        case stop((@Sendable () -> Void)?)
     }
 
     /// Hands `data` to the reader; says whether to go on.
     package func write(_ data: Data) -> Demand {
-        lock.lock()
-        let activity = onActivity
-        lock.unlock()
-        activity?()
-        lock.lock()
-        guard ending == nil, !isCancelled else {
-            lock.unlock()
-            return .more
+        state.withLock { $0.onActivity }?()
+        let after = state.withLock { state -> AfterWrite in
+            guard state.ending == nil, !state.isCancelled else { return .demand(.more) }
+            if let reader = state.takeReader() { return .deliver(reader) }
+            state.chunks.append(data)
+            state.buffered += data.count
+            if !canPause, state.buffered > BodyStream.hardLimit {
+                let error = NetworkError.stream(.consumerTooSlow(bufferedBytes: state.buffered))
+                state.dropChunks()
+                state.ending = .failure(error)
+                return .stop(state.onCancel)
+            }
+            let pause = canPause && state.buffered > BodyStream.highWaterMark
+            if pause { state.isPaused = true }
+            return .demand(pause ? .pause : .more)
         }
-        if let reader {
-            self.reader = nil
-            lock.unlock()
+        switch after {
+        case .demand(let demand):
+            return demand
+        case .deliver(let reader):
             reader.resume(returning: data)
             return .more
-        }
-        chunks.append(data)
-        buffered += data.count
-        if !canPause, buffered > BodyStream.hardLimit {
-            let error = NetworkError.stream(.consumerTooSlow(bufferedBytes: buffered))
-            dropChunks()
-            ending = .failure(error)
-            let onCancel = self.onCancel
-            lock.unlock()
+        case .stop(let onCancel):
             onCancel?()
             return .more
         }
-        let pause = canPause && buffered > BodyStream.highWaterMark
-        if pause { isPaused = true }
-        lock.unlock()
-        return pause ? .pause : .more
     }
 
     /// Ends the body: with `error`, or cleanly with `nil`. Later writes are ignored.
     package func finish(throwing error: (any Error)?) {
-        lock.lock()
-        guard ending == nil else {
-            lock.unlock()
-            return
+        let reader = state.withLock { state -> CheckedContinuation<Data?, any Error>? in
+            guard state.ending == nil else { return nil }
+            state.ending = error.map { .failure($0) } ?? .success(())
+            return state.takeReader()
         }
-        ending = error.map { .failure($0) } ?? .success(())
-        let reader = self.reader
-        self.reader = nil
-        lock.unlock()
         if let reader {
             if let error { reader.resume(throwing: error) } else { reader.resume(returning: nil) }
         }
@@ -189,65 +203,69 @@ package final class BodyBuffer: @unchecked Sendable {
 
     /// The reader is gone: drops what is buffered and stops the transfer.
     package func cancel() {
-        lock.lock()
-        guard !isCancelled else {
-            lock.unlock()
-            return
+        let ended = state.withLock { state -> (reader: CheckedContinuation<Data?, any Error>?, onCancel: (@Sendable () -> Void)?)? in
+            guard !state.isCancelled else { return nil }
+            state.isCancelled = true
+            state.dropChunks()
+            let wasEnded = state.ending != nil
+            if state.ending == nil { state.ending = .failure(NetworkError.cancelled) }
+            return (state.takeReader(), wasEnded ? nil : state.onCancel)
         }
-        isCancelled = true
-        dropChunks()
-        let wasEnded = ending != nil
-        if ending == nil { ending = .failure(NetworkError.cancelled) }
-        let reader = self.reader
-        self.reader = nil
-        let onCancel = self.onCancel
-        lock.unlock()
-        reader?.resume(throwing: NetworkError.cancelled)
-        if !wasEnded { onCancel?() }
+        guard let ended else { return }
+        ended.reader?.resume(throwing: NetworkError.cancelled)
+        ended.onCancel?()
+    }
+
+    /// What a read finds, acted on once the lock is released.
+    private enum AfterRead {
+        case chunk(Data, resumeWriter: (@Sendable () -> Void)?)
+        case end
+        case failure(any Error)
+        case wait
     }
 
     /// The next chunk, `nil` at the end; waits for one when none is buffered.
     func read() async throws -> Data? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
-                lock.lock()
-                if head < chunks.count {
-                    let chunk = chunks[head]
-                    chunks[head] = Data()
-                    head += 1
-                    buffered -= chunk.count
-                    if head == chunks.count {
-                        chunks.removeAll(keepingCapacity: true)
-                        head = 0
+                let after = state.withLock { state -> AfterRead in
+                    if state.head < state.chunks.count {
+                        let chunk = state.chunks[state.head]
+                        state.chunks[state.head] = Data()
+                        state.head += 1
+                        state.buffered -= chunk.count
+                        if state.head == state.chunks.count {
+                            state.chunks.removeAll(keepingCapacity: true)
+                            state.head = 0
+                        }
+                        let resume = state.isPaused && state.buffered <= BodyStream.lowWaterMark
+                        if resume { state.isPaused = false }
+                        return .chunk(chunk, resumeWriter: resume ? state.onResume : nil)
                     }
-                    let resume = isPaused && buffered <= BodyStream.lowWaterMark
-                    if resume { isPaused = false }
-                    let onResume = resume ? self.onResume : nil
-                    lock.unlock()
-                    onResume?()
-                    continuation.resume(returning: chunk)
-                    return
+                    switch state.ending {
+                    case .some(.success):
+                        return .end
+                    case .some(.failure(let error)):
+                        return .failure(error)
+                    case .none:
+                        state.reader = continuation
+                        return .wait
+                    }
                 }
-                switch ending {
-                case .some(.success):
-                    lock.unlock()
+                switch after {
+                case .chunk(let chunk, let resumeWriter):
+                    resumeWriter?()
+                    continuation.resume(returning: chunk)
+                case .end:
                     continuation.resume(returning: nil)
-                case .some(.failure(let error)):
-                    lock.unlock()
+                case .failure(let error):
                     continuation.resume(throwing: error)
-                case .none:
-                    reader = continuation
-                    lock.unlock()
+                case .wait:
+                    break
                 }
             }
         } onCancel: {
             cancel()
         }
-    }
-
-    private func dropChunks() {
-        chunks.removeAll()
-        head = 0
-        buffered = 0
     }
 }

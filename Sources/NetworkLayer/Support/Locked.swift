@@ -15,7 +15,7 @@ import Darwin
 /// Copies share one value and one lock. Not `Mutex`, which needs macOS 15 / iOS 18; not
 /// `NSLock`, which costs two more allocations and an Objective-C object per lock: a request
 /// makes several of these, and with NSLock they were a tenth of a stubbed request's time.
-struct Locked<Value>: @unchecked Sendable {
+package struct Locked<Value>: @unchecked Sendable {
     /// The value and a `pthread_mutex_t` in one allocation, the mutex at a stable address.
     private final class Storage: ManagedBuffer<Value, pthread_mutex_t> {
         deinit {
@@ -25,7 +25,7 @@ struct Locked<Value>: @unchecked Sendable {
 
     private let storage: Storage
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         storage = unsafeDowncast(Storage.create(minimumCapacity: 1) { _ in value }, to: Storage.self)
         _ = storage.withUnsafeMutablePointerToElements { mutex in
             mutex.initialize(to: pthread_mutex_t())
@@ -33,7 +33,7 @@ struct Locked<Value>: @unchecked Sendable {
         }
     }
 
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         try storage.withUnsafeMutablePointers { value, mutex in
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }

@@ -16,32 +16,47 @@ final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
         case file(URL)
     }
 
-    // Every mutable property is guarded by `lock`; delegate callbacks of one task arrive in
-    // order, but the completion is set from the calling thread.
-    private let lock = NSLock()
     private let target: BodyTarget
     private let progress: TransferProgressHandler
-    private var completion: (@Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void)?
-    private var response: HTTPURLResponse?
-    private var body = Data()
-    private var file: FileHandle?
-    private var fileFailure: (any Error)?
-    private var received: Int64 = 0
-    /// Where this response's body starts in the file: a resumed download appends.
-    private var fileStart: Int64 = 0
-    private var expected: Int64?
-    private var stopped = false
     /// The largest body kept in memory, in bytes.
     private let maximumBodySize: Int
-    /// Cancelled when the body kept in memory passes ``maximumBodySize``, or a write to the
-    /// download's file fails.
-    private var task: URLSessionTask?
-
     /// The request's method: a `HEAD` response has no body to count.
     private let method: String?
-    private var didOpenFile = false
     /// The body of a streamed upload, opened anew each time libcurl asks for it.
     let upload: StreamedUpload?
+
+    /// What the callbacks change. Delegate callbacks of one task arrive in order, but the
+    /// completion is set from the calling thread and the call may be stopped from any.
+    private struct State {
+        var completion: (@Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void)?
+        /// Cancelled when the body kept in memory passes ``maximumBodySize``, or a write to the
+        /// download's file fails.
+        var task: URLSessionTask?
+        var response: HTTPURLResponse?
+        var body = Data()
+        var file: FileHandle?
+        var didOpenFile = false
+        var fileFailure: (any Error)?
+        var received: Int64 = 0
+        /// Where this response's body starts in the file: a resumed download appends.
+        var fileStart: Int64 = 0
+        var expected: Int64?
+        var stopped = false
+
+        /// Ends the call: nothing more is written or kept; returns who still waits for the outcome.
+        mutating func stop() -> (@Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void)? {
+            stopped = true
+            try? file?.close()
+            file = nil
+            body = Data()
+            task = nil
+            let waiting = completion
+            completion = nil
+            return waiting
+        }
+    }
+
+    private let state = Locked(State())
 
     init(
         target: BodyTarget, method: String?, maximumBodySize: Int, progress: @escaping TransferProgressHandler,
@@ -58,10 +73,10 @@ final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
     /// its limit or the download's file cannot be written); before the task is resumed, so
     /// before any callback.
     func start(_ completion: @escaping @Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void, task: URLSessionTask) {
-        lock.lock()
-        self.completion = completion
-        self.task = task
-        lock.unlock()
+        state.withLock { state in
+            state.completion = completion
+            state.task = task
+        }
     }
 
     /// Stops writing at once and delivers `URLError(.cancelled)`: Foundation may still deliver
@@ -74,16 +89,7 @@ final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
     /// Stops the call and delivers `error` now, if nothing was delivered yet; later callbacks
     /// of the task do nothing.
     private func end(with error: any Error) {
-        lock.lock()
-        stopped = true
-        try? file?.close()
-        file = nil
-        body = Data()
-        let completion = self.completion
-        self.completion = nil
-        task = nil
-        lock.unlock()
-        completion?(.failure(error))
+        state.withLock { $0.stop() }?(.failure(error))
     }
 
     func bodyCannotBeSentAgain() {
@@ -96,73 +102,83 @@ final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
     }
 
     func didReceive(_ response: URLResponse) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let http = response as? HTTPURLResponse, !stopped else { return }
-        self.response = http
-        guard case .file(let url) = target, (200..<300).contains(http.statusCode) else { return }
-        do {
-            let opened = try DownloadFile.open(url, for: http)
-            file = opened.handle
-            didOpenFile = true
-            received = opened.offset
-            fileStart = opened.offset
-            expected = opened.total
-        } catch {
-            fileFailure = error
+        state.withLock { state in
+            guard let http = response as? HTTPURLResponse, !state.stopped else { return }
+            state.response = http
+            guard case .file(let url) = target, (200..<300).contains(http.statusCode) else { return }
+            do {
+                let opened = try DownloadFile.open(url, for: http)
+                state.file = opened.handle
+                state.didOpenFile = true
+                state.received = opened.offset
+                state.fileStart = opened.offset
+                state.expected = opened.total
+            } catch {
+                state.fileFailure = error
+            }
         }
     }
 
+    /// What a chunk leads to, done once the lock is released.
+    private enum AfterChunk {
+        case nothing
+        case progress(Int64, Int64?)
+        /// The download's file could not be written: the transfer ends with that error.
+        case cancel(URLSessionTask?)
+        /// The body kept in memory passed its limit.
+        case tooLarge(URLSessionTask?)
+    }
+
     func didReceive(_ data: Data) {
-        lock.lock()
-        if stopped {
-            lock.unlock()
-        } else if let file, case .file(let url) = target {
-            do {
-                try DownloadFile.write(data, to: file, at: url)
-            } catch {
-                // A full disk or a file-size limit: the transfer ends now with this error, and
-                // what follows is not buffered instead.
-                fileFailure = error
-                try? file.close()
-                self.file = nil
-                stopped = true
-                let task = self.task
-                lock.unlock()
-                task?.cancelWithoutWaiting()
-                return
+        let after = state.withLock { state -> AfterChunk in
+            if state.stopped { return .nothing }
+            if let file = state.file, case .file(let url) = target {
+                do {
+                    try DownloadFile.write(data, to: file, at: url)
+                } catch {
+                    // A full disk or a file-size limit: the transfer ends now with this error, and
+                    // what follows is not buffered instead.
+                    state.fileFailure = error
+                    try? file.close()
+                    state.file = nil
+                    state.stopped = true
+                    return .cancel(state.task)
+                }
+                state.received += Int64(data.count)
+                return .progress(state.received, state.expected)
             }
-            received += Int64(data.count)
-            let (done, total) = (received, expected)
-            lock.unlock()
-            progress(done, total)
-        } else if fileFailure == nil {
-            guard !ResponseSizeLimit.isExceeded(holding: body.count, adding: data.count, limit: maximumBodySize) else {
-                let task = self.task
-                lock.unlock()
-                end(with: ResponseSizeLimit.error(limit: maximumBodySize))
-                task?.cancelWithoutWaiting()
-                return
-            }
-            body.append(data)
-            lock.unlock()
-        } else {
             // The download's file could not be opened: the body is dropped, not buffered, and
             // the transfer fails with that error at its end.
-            lock.unlock()
+            guard state.fileFailure == nil else { return .nothing }
+            guard !ResponseSizeLimit.isExceeded(holding: state.body.count, adding: data.count, limit: maximumBodySize) else {
+                return .tooLarge(state.task)
+            }
+            state.body.append(data)
+            return .nothing
+        }
+        switch after {
+        case .nothing:
+            break
+        case .progress(let done, let total):
+            progress(done, total)
+        case .cancel(let task):
+            task?.cancelWithoutWaiting()
+        case .tooLarge(let task):
+            end(with: ResponseSizeLimit.error(limit: maximumBodySize))
+            task?.cancelWithoutWaiting()
         }
     }
 
     func complete(error: (any Error)?, challengeResponse: HTTPURLResponse?) {
-        lock.lock()
-        let completion = self.completion
-        self.completion = nil
-        try? file?.close()
-        file = nil
-        let (response, body, fileFailure) = (self.response, self.body, self.fileFailure)
-        let bodyBytes = didOpenFile ? received - fileStart : Int64(body.count)
-        task = nil
-        lock.unlock()
+        let (completion, response, body, fileFailure, bodyBytes) = state.withLock { state in
+            let completion = state.completion
+            state.completion = nil
+            try? state.file?.close()
+            state.file = nil
+            state.task = nil
+            let bodyBytes = state.didOpenFile ? state.received - state.fileStart : Int64(state.body.count)
+            return (completion, state.response, state.body, state.fileFailure, bodyBytes)
+        }
         guard let completion else { return }
         if let fileFailure {
             completion(.failure(fileFailure))

@@ -10,17 +10,20 @@ import FoundationNetworking
 /// so the buffer is told the writer cannot pause: a consumer that falls ``BodyStream/hardLimit``
 /// bytes behind fails the stream instead of growing the process without bound.
 ///
-/// `@unchecked Sendable`: every mutable property is used with `lock` held.
-final class StreamTaskCall: SessionTaskHandler, @unchecked Sendable {
-    private let lock = NSLock()
+final class StreamTaskCall: SessionTaskHandler, Sendable {
     private let method: String?
     let buffer = BodyBuffer(canPause: false)
-    private var head: (@Sendable (Result<HTTPURLResponse, any Error>) -> Void)?
-    private var response: HTTPURLResponse?
-    private var received: Int64 = 0
-    /// Set when libcurl asked for the request's in-memory body again: the cancellation that
-    /// follows is reported as ``URLError/bodyNotSentAgain``.
-    private var bodyNotSentAgain = false
+
+    private struct State {
+        var head: (@Sendable (Result<HTTPURLResponse, any Error>) -> Void)?
+        var response: HTTPURLResponse?
+        var received: Int64 = 0
+        /// Set when libcurl asked for the request's in-memory body again: the cancellation that
+        /// follows is reported as ``URLError/bodyNotSentAgain``.
+        var bodyNotSentAgain = false
+    }
+
+    private let state = Locked(State())
 
     var upload: StreamedUpload? { nil }
 
@@ -30,25 +33,22 @@ final class StreamTaskCall: SessionTaskHandler, @unchecked Sendable {
 
     /// Sets what receives the head (or the failure before it); before the task is resumed.
     func start(_ head: @escaping @Sendable (Result<HTTPURLResponse, any Error>) -> Void) {
-        lock.lock()
-        self.head = head
-        lock.unlock()
+        state.withLock { $0.head = head }
     }
 
     func didSend(_ sent: Int64, of total: Int64?) {}
 
     func bodyCannotBeSentAgain() {
-        lock.lock()
-        bodyNotSentAgain = true
-        lock.unlock()
+        state.withLock { $0.bodyNotSentAgain = true }
     }
 
     func didReceive(_ response: URLResponse) {
-        lock.lock()
-        let head = self.head
-        self.head = nil
-        self.response = response as? HTTPURLResponse
-        lock.unlock()
+        let head = state.withLock { state in
+            state.response = response as? HTTPURLResponse
+            let head = state.head
+            state.head = nil
+            return head
+        }
         guard let http = response as? HTTPURLResponse else {
             head?(.failure(URLError(.badServerResponse)))
             return
@@ -57,19 +57,16 @@ final class StreamTaskCall: SessionTaskHandler, @unchecked Sendable {
     }
 
     func didReceive(_ data: Data) {
-        lock.lock()
-        received += Int64(data.count)
-        lock.unlock()
+        state.withLock { $0.received += Int64(data.count) }
         _ = buffer.write(data)
     }
 
     func complete(error: (any Error)?, challengeResponse: HTTPURLResponse?) {
-        lock.lock()
-        let head = self.head
-        self.head = nil
-        let (response, received) = (self.response, self.received)
-        let error = bodyNotSentAgain ? URLError.bodyNotSentAgain : error
-        lock.unlock()
+        let (head, response, received, error) = state.withLock { state in
+            let head = state.head
+            state.head = nil
+            return (head, state.response, state.received, state.bodyNotSentAgain ? URLError.bodyNotSentAgain : error)
+        }
         // Before the head: the whole outcome is this error, or a challenged 401 with no body.
         if let head {
             let outcome = TaskOutcome.result(

@@ -1,6 +1,7 @@
 import CCurl
 import Dispatch
 import Foundation
+import NetworkLayer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -17,8 +18,8 @@ import FoundationNetworking
 /// every handle is freed after ``shutDown()``, which the transport's owner calls when the last
 /// copy of the transport goes away.
 ///
-/// `@unchecked Sendable`: the fields under "Shared" are used only with `lock` held; those under
-/// "Engine thread" only on the engine's thread; the rest are constants.
+/// `@unchecked Sendable`: what other threads touch is in ``Shared``, behind its lock; the fields
+/// under "Engine thread" are used only on the engine's thread; the rest are constants.
 final class CurlEngine: @unchecked Sendable {
     /// What every transfer of this engine is given, from ``CurlTransport/Configuration``.
     struct Settings: Sendable {
@@ -46,16 +47,19 @@ final class CurlEngine: @unchecked Sendable {
     /// thread attaches handles to it and frees them.
     private let share: UnsafeMutableRawPointer
 
-    // Shared: guarded by `lock`.
-    private let lock = NSLock()
-    private var commands: [Command] = []
-    private var nextID: UInt64 = 0
-    private var isShuttingDown = false
-    /// Set by the engine's thread just before it frees the multi handle, after which no one may
-    /// wake it.
-    private var isClosed = false
-    /// The number of transfers in the multi handle, for diagnostics and tests.
-    private var runningCount = 0
+    /// What other threads and the engine's thread both use.
+    private struct Shared {
+        var commands: [Command] = []
+        var nextID: UInt64 = 0
+        var isShuttingDown = false
+        /// Set by the engine's thread just before it frees the multi handle, after which no one
+        /// may wake it.
+        var isClosed = false
+        /// The number of transfers in the multi handle, for diagnostics and tests.
+        var runningCount = 0
+    }
+
+    private let shared = Locked(Shared())
 
     // Engine thread.
     private var transfers: [UInt64: CurlEasyTransfer] = [:]
@@ -106,9 +110,9 @@ final class CurlEngine: @unchecked Sendable {
     ///
     /// - Throws: `URLError` when the body's file cannot be opened or libcurl refuses an option.
     func prepare(_ request: CurlRequest, delegate: any CurlTransferDelegate) throws -> CurlEasyTransfer {
-        let id = lock.withLock {
-            nextID &+= 1
-            return nextID
+        let id = shared.withLock { shared in
+            shared.nextID &+= 1
+            return shared.nextID
         }
         return try CurlEasyTransfer(id: id, request: request, settings: settings, delegate: delegate)
     }
@@ -122,9 +126,9 @@ final class CurlEngine: @unchecked Sendable {
     /// Queues `command` and wakes the engine's thread. After shutdown a start completes at once
     /// with `URLError(.cancelled)` and other commands do nothing.
     func send(_ command: Command) {
-        let accepted = lock.withLock { () -> Bool in
-            guard !isShuttingDown else { return false }
-            commands.append(command)
+        let accepted = shared.withLock { shared -> Bool in
+            guard !shared.isShuttingDown else { return false }
+            shared.commands.append(command)
             // Under the lock, so that the thread cannot free the multi handle meanwhile.
             curl_multi_wakeup(multi)
             return true
@@ -138,21 +142,21 @@ final class CurlEngine: @unchecked Sendable {
     /// Ends the engine: running transfers complete with `URLError(.cancelled)`, the thread
     /// frees every handle and ends.
     func shutDown() {
-        lock.withLock {
-            guard !isShuttingDown else { return }
-            isShuttingDown = true
+        shared.withLock { shared in
+            guard !shared.isShuttingDown else { return }
+            shared.isShuttingDown = true
             curl_multi_wakeup(multi)
         }
     }
 
     /// The number of transfers started and not yet completed.
     var activeTransferCount: Int {
-        lock.withLock { runningCount }
+        shared.withLock { $0.runningCount }
     }
 
     /// Whether the engine's thread has ended and freed the multi handle's transfers.
     var hasEnded: Bool {
-        lock.withLock { isClosed }
+        shared.withLock { $0.isClosed }
     }
 
     private static func shutDownError(_ transfer: CurlEasyTransfer) -> URLError {
@@ -164,9 +168,9 @@ final class CurlEngine: @unchecked Sendable {
     private func run() {
         var running: Int32 = 0
         while true {
-            let (pending, shuttingDown) = lock.withLock { () -> ([Command], Bool) in
-                defer { commands.removeAll(keepingCapacity: true) }
-                return (commands, isShuttingDown)
+            let (pending, shuttingDown) = shared.withLock { shared -> ([Command], Bool) in
+                defer { shared.commands.removeAll(keepingCapacity: true) }
+                return (shared.commands, shared.isShuttingDown)
             }
             for command in pending { apply(command) }
             if shuttingDown { break }
@@ -180,7 +184,7 @@ final class CurlEngine: @unchecked Sendable {
         for transfer in Array(transfers.values) {
             finish(transfer, error: Self.shutDownError(transfer))
         }
-        lock.withLock { isClosed = true }
+        shared.withLock { $0.isClosed = true }
     }
 
     private func apply(_ command: Command) {
@@ -200,7 +204,7 @@ final class CurlEngine: @unchecked Sendable {
             }
             transfers[transfer.id] = transfer
             transferByHandle[easy] = transfer
-            lock.withLock { runningCount = transfers.count }
+            shared.withLock { $0.runningCount = transfers.count }
             growConnectionCache()
         case .cancel(let id):
             guard let transfer = transfers[id] else { return }
@@ -240,7 +244,7 @@ final class CurlEngine: @unchecked Sendable {
     /// transfer can run after its completion.
     private func finish(_ transfer: CurlEasyTransfer, error: URLError?) {
         transfers[transfer.id] = nil
-        lock.withLock { runningCount = transfers.count }
+        shared.withLock { $0.runningCount = transfers.count }
         if let easy = transfer.easy {
             transferByHandle[easy] = nil
             curl_multi_remove_handle(multi, easy)

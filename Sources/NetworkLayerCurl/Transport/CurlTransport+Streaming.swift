@@ -24,15 +24,25 @@ extension CurlTransport {
 /// One streamed response of ``CurlTransport``: the head to its caller, the body into a buffer
 /// that pauses the transfer when the reader falls behind.
 ///
-/// `@unchecked Sendable`: every mutable field is used with `lock` held.
-final class CurlStreamCall: CurlTransferDelegate, @unchecked Sendable {
-    private let lock = NSLock()
+final class CurlStreamCall: CurlTransferDelegate, Sendable {
     private let url: URL
     let buffer = BodyBuffer(canPause: true)
-    private var head: (@Sendable (Result<HTTPURLResponse, any Error>) -> Void)?
-    private var handle: CurlTransferHandle?
-    /// The transport's engine owner, kept until the transfer ends.
-    private var owner: AnyObject?
+
+    private struct State {
+        var head: (@Sendable (Result<HTTPURLResponse, any Error>) -> Void)?
+        var handle: CurlTransferHandle?
+        /// The transport's engine owner, kept until the transfer ends.
+        var owner: AnyObject?
+
+        /// Takes who waits for the head, if anyone still does.
+        mutating func takeHead() -> (@Sendable (Result<HTTPURLResponse, any Error>) -> Void)? {
+            let waiting = head
+            head = nil
+            return waiting
+        }
+    }
+
+    private let state = Locked(State())
 
     init(url: URL) {
         self.url = url
@@ -40,51 +50,34 @@ final class CurlStreamCall: CurlTransferDelegate, @unchecked Sendable {
 
     /// Sets what receives the head (or the failure before it).
     func start(_ head: @escaping @Sendable (Result<HTTPURLResponse, any Error>) -> Void) {
-        lock.lock()
-        self.head = head
-        lock.unlock()
+        state.withLock { $0.head = head }
     }
 
     func keep(_ owner: AnyObject) {
-        lock.lock()
-        self.owner = owner
-        lock.unlock()
+        state.withLock { $0.owner = owner }
     }
 
     /// The transfer could not start.
     func transferDidFail(before error: any Error) {
-        lock.lock()
-        let head = self.head
-        self.head = nil
-        lock.unlock()
-        head?(.failure(error))
+        state.withLock { $0.takeHead() }?(.failure(error))
         buffer.finish(throwing: error)
     }
 
     /// The transfer has started: the buffer can now pause, resume and stop it.
     func attach(_ handle: CurlTransferHandle) {
-        lock.lock()
-        self.handle = handle
-        lock.unlock()
+        state.withLock { $0.handle = handle }
         buffer.connect(onResume: { handle.resumeReceiving() }, onCancel: { handle.cancel() })
     }
 
     func transferDidReceive(head response: HTTPURLResponse) -> CurlDisposition {
-        lock.lock()
-        let head = self.head
-        self.head = nil
-        lock.unlock()
-        head?(.success(response))
+        state.withLock { $0.takeHead() }?(.success(response))
         return .proceed
     }
 
     func transferDidReceive(body chunk: UnsafeRawBufferPointer) -> CurlDisposition {
         // The chunk is taken; a pause stops what comes after it.
         if buffer.write(Data(chunk)) == .pause {
-            lock.lock()
-            let handle = self.handle
-            lock.unlock()
-            handle?.pauseReceiving()
+            state.withLock { $0.handle }?.pauseReceiving()
         }
         return .proceed
     }
@@ -92,11 +85,10 @@ final class CurlStreamCall: CurlTransferDelegate, @unchecked Sendable {
     func transferDidSend(_ sent: Int64, of total: Int64) {}
 
     func transferDidComplete(error: URLError?) {
-        lock.lock()
-        let head = self.head
-        self.head = nil
-        owner = nil
-        lock.unlock()
+        let head = state.withLock { state in
+            state.owner = nil
+            return state.takeHead()
+        }
         if let head {
             head(.failure(error ?? URLError(.badServerResponse)))
             buffer.finish(throwing: nil)
