@@ -11,9 +11,21 @@ extension URLRequest {
     package func headerValue(named name: String) -> String? {
         guard let fields = allHTTPHeaderFields else { return nil }
         if let exact = fields[name] { return exact }
-        for (field, value) in fields where field.caseInsensitiveCompare(name) == .orderedSame {
+        for (field, value) in fields where HeaderName.same(field, name) {
             return value
         }
         return nil
+    }
+}
+
+/// The one rule for comparing header names in the package (`HTTPHeaders`, requests, responses,
+/// both transports).
+package enum HeaderName {
+    /// Whether two field names are the same field: RFC 9110 §5.1 compares them
+    /// case-insensitively, and a valid name is ASCII, so only ASCII letters fold.
+    package static func same(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.elementsEqual(rhs.utf8) { left, right in
+            left == right || (left | 0x20 == right | 0x20 && (0x61...0x7A).contains(left | 0x20))
+        }
     }
 }

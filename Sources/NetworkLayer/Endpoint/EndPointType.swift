@@ -3,9 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// HTTP header fields by name.
-public typealias HTTPHeaders = [String: String]
-
 /// One remote endpoint, usually one case of an `enum` that describes a whole API.
 ///
 /// Five requirements describe the request; the rest have defaults that an endpoint overrides

@@ -78,12 +78,7 @@ public struct MappedEndpoint: EndPointType, EndpointWrapper {
     /// With `headers` added over the endpoint's (Moya's `adding(newHTTPHeaderFields:)`).
     public func adding(headers added: HTTPHeaders) -> MappedEndpoint {
         var copy = self
-        var merged = headers ?? [:]
-        for (name, value) in added {
-            for existing in merged.keys where existing.caseInsensitiveCompare(name) == .orderedSame { merged[existing] = nil }
-            merged[name] = value
-        }
-        copy.headers = merged
+        copy.headers = (headers ?? [:]).merging(added)
         return copy
     }
 

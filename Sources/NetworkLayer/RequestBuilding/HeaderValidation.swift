@@ -85,7 +85,7 @@ extension URLRequest {
             throw .invalidHeaderValue(name: name)
         }
         if let fields = allHTTPHeaderFields {
-            for existing in fields.keys where existing != name && existing.caseInsensitiveCompare(name) == .orderedSame {
+            for existing in fields.keys where existing != name && HeaderName.same(existing, name) {
                 setValue(nil, forHTTPHeaderField: existing)
             }
         }

@@ -38,7 +38,7 @@ public struct Response: Sendable, CustomStringConvertible {
     /// The value of the response header `name`, compared case-insensitively.
     public func header(_ name: String) -> String? {
         for (key, value) in httpResponse.allHeaderFields {
-            if let key = key as? String, key.caseInsensitiveCompare(name) == .orderedSame {
+            if let key = key as? String, HeaderName.same(key, name) {
                 return value as? String
             }
         }

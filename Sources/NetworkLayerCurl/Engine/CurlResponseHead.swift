@@ -30,7 +30,7 @@ struct CurlResponseHead {
     /// The values of the `Set-Cookie` fields of the last head, each on its own: joined, as
     /// other repeated fields are, they could not be told apart (an `Expires` date has a comma).
     var setCookieValues: [String] {
-        fields.filter { $0.name.lowercased() == "set-cookie" }.map(\.value)
+        fields.filter { HeaderName.same($0.name, "Set-Cookie") }.map(\.value)
     }
     /// Whether the final head has been seen.
     private(set) var isComplete = false

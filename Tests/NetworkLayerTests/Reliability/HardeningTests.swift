@@ -63,16 +63,22 @@ struct HardeningTests {
 
     @Test func aMethodThatIsNotATokenIsRejected() {
         let endpoint = TestEndpoint.offline("x", HTTPMethod(rawValue: "GET /admin HTTP/1.1\r\nX"))
-        #expect(throws: RequestBuildingError.invalidMethod("GET /admin HTTP/1.1\\r\\nX")) {
+        #expect {
             try RequestBuilder.makeRequest(for: endpoint)
+        } throws: { error in
+            guard case NetworkError.invalidRequest(.invalidMethod(let method)) = error else { return false }
+            return method == "GET /admin HTTP/1.1\\r\\nX"
         }
     }
 
     @Test(arguments: ["https://example.invalid/file.bin", "file:///no/such/file", "file:///tmp"])
     func anUploadFileThatIsNotAReadableLocalFileIsRejected(url: String) throws {
         let endpoint = TestEndpoint.offline("x", .post, task: .uploadFile(try #require(URL(string: url))))
-        #expect(throws: RequestBuildingError.unreadableUploadFile(url)) {
+        #expect {
             try RequestBuilder.makeRequest(for: endpoint)
+        } throws: { error in
+            guard case NetworkError.invalidRequest(.unreadableUploadFile(let rejected)) = error else { return false }
+            return rejected == url
         }
     }
 
