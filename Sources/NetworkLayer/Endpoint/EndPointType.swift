@@ -3,6 +3,11 @@ import Foundation
 import FoundationNetworking
 #endif
 
+/// HTTP header fields by name, as the tutorial defines them. Names are compared
+/// case-insensitively wherever the package reads or merges them (RFC 9110 §5.1): a task's
+/// `"accept"` replaces the endpoint's `"Accept"`.
+public typealias HTTPHeaders = [String: String]
+
 /// One remote endpoint, usually one case of an `enum` that describes a whole API.
 ///
 /// Five requirements describe the request; the rest have defaults that an endpoint overrides

@@ -78,7 +78,13 @@ public struct MappedEndpoint: EndPointType, EndpointWrapper {
     /// With `headers` added over the endpoint's (Moya's `adding(newHTTPHeaderFields:)`).
     public func adding(headers added: HTTPHeaders) -> MappedEndpoint {
         var copy = self
-        copy.headers = (headers ?? [:]).merging(added)
+        var merged = headers ?? [:]
+        // Sorted, so that of two added names differing only in case the same one wins every time.
+        for (name, value) in added.sorted(by: { $0.key < $1.key }) {
+            for existing in merged.keys where HeaderName.same(existing, name) { merged[existing] = nil }
+            merged[name] = value
+        }
+        copy.headers = merged
         return copy
     }
 

@@ -75,7 +75,7 @@ extension Router {
         let metrics = MetricsRecorder()
         let built = Result { () throws(NetworkError) -> BuiltRequest in
             var built = try build(route, timeout: options.deadline ?? .infinity)
-            for (name, value) in headers {
+            for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
                 try built.request.setHeader(value, for: name)
             }
             return built

@@ -76,7 +76,7 @@ public struct StubTransport: HTTPTransport {
 
     static func answer(_ stub: StubResponse, to request: URLRequest) -> Result<(Data, HTTPURLResponse), any Error> {
         guard let url = request.url,
-            let response = HTTPURLResponse(url: url, statusCode: stub.statusCode, httpVersion: "HTTP/1.1", headerFields: stub.headers.dictionary)
+            let response = HTTPURLResponse(url: url, statusCode: stub.statusCode, httpVersion: "HTTP/1.1", headerFields: stub.headers)
         else {
             return .failure(URLError(.badURL))
         }

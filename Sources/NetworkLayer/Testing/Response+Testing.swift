@@ -28,7 +28,7 @@ extension Response {
         fileURL: URL? = nil
     ) throws(NetworkError) {
         let url = url ?? request?.url ?? URL(string: "http://localhost/") ?? URL(fileURLWithPath: "/")
-        guard let httpResponse = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: headers.dictionary) else {
+        guard let httpResponse = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: headers) else {
             throw .transport(URLError(.badServerResponse))
         }
         self.init(request: request ?? URLRequest(url: url), httpResponse: httpResponse, data: data, fileURL: fileURL)

@@ -29,7 +29,7 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
         }
         let stub = try answer(request, count)
         guard let url = request.url,
-            let response = HTTPURLResponse(url: url, statusCode: stub.statusCode, httpVersion: "HTTP/1.1", headerFields: stub.headers.dictionary)
+            let response = HTTPURLResponse(url: url, statusCode: stub.statusCode, httpVersion: "HTTP/1.1", headerFields: stub.headers)
         else { throw URLError(.badURL) }
         return (stub.data, response)
     }
