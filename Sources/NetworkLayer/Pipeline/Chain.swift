@@ -16,10 +16,11 @@ struct Chain: Sendable {
     /// The first stage, with the rest behind it.
     let entry: Next
     /// Whether nothing but download, validation, redirects and the transport is in the chain (no
-    /// plugin, retry, cache or sharing):
-    /// then a request with its body in memory can go to a callback transport without a task
-    /// (``Router`` does it).
+    /// plugin, retry, cache or sharing): then a request with its body in memory can go to a
+    /// callback transport without a task (``start(_:)``).
     let isPlain: Bool
+    /// How redirects are followed, for the plain path, which follows them without the stage.
+    let redirects: RedirectPolicy
 
     init(
         plugins: [any PluginType], retryPolicy: RetryPolicy, redirects: RedirectPolicy, cache: HTTPCache? = nil,
@@ -30,6 +31,7 @@ struct Chain: Sendable {
         if retryPolicy.retryLimit > 0 { stages.append(RetryStage(policy: retryPolicy)) }
         if !plugins.isEmpty { stages.append(PluginStage(plugins: plugins)) }
         isPlain = stages.isEmpty && cache == nil && transfers == nil
+        self.redirects = redirects
         stages.append(DownloadStage())
         stages.append(ValidationStage())
         if let cache { stages.append(CacheStage(cache: cache)) }

@@ -197,7 +197,7 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         let handle = makeHandle(context, metrics: metrics, payload: built.payload, progress: progress, deliver: deliver)
         inFlight.insert(handle)
         let exchange = Exchange(built, context: context, handle: handle, progress: progress, metrics: metrics)
-        send(exchange)
+        chain.start(exchange)
         handle.arm(timeout: exchange.timeout)
         return handle
     }
@@ -223,19 +223,5 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
             for plugin in plugins { plugin.didReceive(result, context: context) }
             deliver(plugins.reduce(result) { $1.process($0, context: context) })
         }
-    }
-
-    /// Sends `exchange` through the chain, in a task; or, when the chain is plain and the body
-    /// in memory, straight to a callback transport without one.
-    func send(_ exchange: Exchange) {
-        if chain.isPlain, case .inRequest = exchange.payload, exchange.streamedBody == nil,
-            let transport = exchange.callbackTransport
-        {
-            sendDirectly(exchange, through: transport)
-            return
-        }
-        let chain = self.chain
-        let task = Task.startingNow { exchange.handle.finish(await chain.run(exchange)) }
-        exchange.handle.attach { task.cancel() }
     }
 }

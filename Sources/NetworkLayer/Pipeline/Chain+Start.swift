@@ -3,14 +3,27 @@ import Foundation
 import FoundationNetworking
 #endif
 
-// A plain chain's path (Router.swift's `send`): no plugin, retry, cache or sharing, and a body in
-// memory, so the request needs no task.
-extension Router {
-    /// The plain chain without a task: the transport's callback validates, follows a redirect
-    /// (through ``send(_:)`` again) and finishes, with the stages' own rules.
-    func sendDirectly(_ exchange: Exchange, through transport: any CallbackTransport) {
-        let redirects = self.redirects
-        // The router is kept until its requests finish, as on the chain's path.
+// Where every request of a router leaves it (Router.swift's `start`): through the stages in a
+// task, or, when the chain is plain, straight to the transport without one.
+extension Chain {
+    /// Sends `exchange` and finishes its handle with the outcome.
+    ///
+    /// A plain chain (no plugin, retry, cache or sharing) with the body in memory and a callback
+    /// transport needs no task: the transport's callback validates, follows a redirect (through
+    /// here again) and finishes, with the stages' own rules. Anything else runs the stages in a
+    /// task started on the caller's thread (`Task.immediate` where the compiler has it).
+    func start(_ exchange: Exchange) {
+        if isPlain, case .inRequest = exchange.payload, exchange.streamedBody == nil,
+            let transport = exchange.callbackTransport
+        {
+            startWithoutTask(exchange, through: transport)
+            return
+        }
+        let task = Task.startingNow { exchange.handle.finish(await run(exchange)) }
+        exchange.handle.attach { task.cancel() }
+    }
+
+    private func startWithoutTask(_ exchange: Exchange, through transport: any CallbackTransport) {
         exchange.metrics.didSend(bodyBytes: Int64(exchange.request.httpBody?.count ?? 0))
         let stop = transport.start(exchange.request) { [self] result in
             do {
@@ -19,7 +32,7 @@ extension Router {
                 exchange.metrics.didReceive(bodyBytes: Int64(data.count))
                 let response = Response(request: exchange.request, httpResponse: httpResponse, data: data)
                 if let redirected = try RedirectStage.follow(response, from: exchange, policy: redirects) {
-                    send(redirected)
+                    start(redirected)
                     return
                 }
                 exchange.handle.finish(.success(try ValidationStage.validate(response, acceptable: exchange.acceptableStatusCodes)))
