@@ -71,21 +71,8 @@ extension Router {
     /// reader of the returned stream. `headers` are added to the request (a reconnecting event
     /// stream's `Last-Event-ID`).
     func startStream(_ route: EndPoint, options: StreamOptions, headers: HTTPHeaders) -> ResponseStream {
-        let id = inFlight.nextID()
-        let metrics = MetricsRecorder()
-        let built = Result { () throws(NetworkError) -> BuiltRequest in
-            var built = try build(route, timeout: options.deadline ?? .infinity)
-            for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-                try built.request.setHeader(value, for: name)
-            }
-            return built
-        }
-        let context = RequestContext(
-            id: id, target: target(of: route), startedAt: metrics.startedAt, attempt: 0, redaction: redaction,
-            requestURL: (try? built.get())?.request.url)
         let reader = Locked<StreamState?>(nil)
-        let payload = (try? built.get())?.payload ?? .inRequest
-        let handle = makeHandle(context, metrics: metrics, payload: payload, progress: nil) { result in
+        let opened = open(route, timeout: options.deadline ?? .infinity, headers: headers, progress: nil) { result in
             // Taken out, not read: the state holds this handle, and the handle this closure.
             let state = reader.withLock { state in
                 defer { state = nil }
@@ -93,15 +80,16 @@ extension Router {
             }
             state?.finish(result)
         }
+        let handle = opened.handle
         let state = StreamState(
-            handle: handle, redaction: redaction, idleTimeout: options.idleTimeout, scheduler: scheduler, metrics: metrics)
+            handle: handle, redaction: redaction, idleTimeout: options.idleTimeout, scheduler: scheduler, metrics: opened.metrics)
         reader.withLock { $0 = state }
         inFlight.insert(handle)
 
         var exchange: Exchange
-        switch built {
-        case .success(let built):
-            exchange = Exchange(built, context: context, handle: handle, progress: nil, metrics: metrics)
+        switch opened.exchange {
+        case .success(let opened):
+            exchange = opened
         case .failure(let error):
             handle.finish(.failure(error))
             return ResponseStream(state: state)

@@ -179,27 +179,47 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         _ route: EndPoint, progress: ProgressReporter? = nil,
         deliver: @escaping @Sendable (Result<Response, NetworkError>) -> Void
     ) -> RequestHandle {
+        let opened = open(route, progress: progress, deliver: deliver)
+        inFlight.insert(opened.handle)
+        switch opened.exchange {
+        case .success(let exchange):
+            chain.start(exchange)
+            opened.handle.arm(timeout: exchange.timeout)
+        case .failure(let error):
+            opened.handle.finish(.failure(error))
+        }
+        return opened.handle
+    }
+
+    /// The first steps of every request, a stream's too: `route` built (with `headers` added)
+    /// into an exchange, and the handle that delivers its outcome once. Nothing is sent yet. The
+    /// caller puts the handle in ``inFlight`` once it is ready to hear the outcome (from then
+    /// on ``cancel()`` reaches it), and finishes it with the error when the request could not
+    /// be built.
+    ///
+    /// - Parameter timeout: The deadline retries must fit in: the endpoint's unless given.
+    func open(
+        _ route: EndPoint, timeout: TimeInterval? = nil, headers: HTTPHeaders = [:], progress: ProgressReporter?,
+        deliver: @escaping @Sendable (Result<Response, NetworkError>) -> Void
+    ) -> (handle: RequestHandle, metrics: MetricsRecorder, exchange: Result<Exchange, NetworkError>) {
         let id = inFlight.nextID()
         let metrics = MetricsRecorder()
-        let built: BuiltRequest
-        do {
-            built = try build(route)
-        } catch {
-            let context = RequestContext(id: id, target: target(of: route), startedAt: metrics.startedAt, attempt: 0, redaction: redaction)
-            let handle = makeHandle(context, metrics: metrics, payload: .inRequest, progress: progress, deliver: deliver)
-            inFlight.insert(handle)
-            handle.finish(.failure(error))
-            return handle
+        let built = Result { () throws(NetworkError) -> BuiltRequest in
+            var built = try build(route, timeout: timeout)
+            guard !headers.isEmpty else { return built }
+            // Sorted, so that of two names differing only in case the same one wins every time.
+            for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+                try built.request.setHeader(value, for: name)
+            }
+            return built
         }
+        let request = try? built.get()
         let context = RequestContext(
             id: id, target: target(of: route), startedAt: metrics.startedAt, attempt: 0, redaction: redaction,
-            requestURL: built.request.url)
-        let handle = makeHandle(context, metrics: metrics, payload: built.payload, progress: progress, deliver: deliver)
-        inFlight.insert(handle)
-        let exchange = Exchange(built, context: context, handle: handle, progress: progress, metrics: metrics)
-        chain.start(exchange)
-        handle.arm(timeout: exchange.timeout)
-        return handle
+            requestURL: request?.request.url)
+        let handle = makeHandle(context, metrics: metrics, payload: request?.payload ?? .inRequest, progress: progress, deliver: deliver)
+        let exchange = built.map { Exchange($0, context: context, handle: handle, progress: progress, metrics: metrics) }
+        return (handle, metrics, exchange)
     }
 
     /// The handle of the request `context` describes, which delivers its outcome once: the
