@@ -11,6 +11,9 @@ let package = Package(
         // The library itself, by path: the router and both transports as this checkout has them.
         .package(name: "NetworkLayer", path: "../.."),
         .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
+        // The TLS rows give AsyncHTTPClient the benchmark's throwaway CA (TLSConfiguration);
+        // already in the graph through AsyncHTTPClient, named here because the code imports it.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
         // Counts malloc calls on every thread while LD_PRELOADed (`peers allocations`).
         .package(url: "https://github.com/ordo-one/malloc-interposer", exact: "1.6.1"),
     ],
@@ -21,6 +24,7 @@ let package = Package(
                 .product(name: "NetworkLayer", package: "NetworkLayer"),
                 .product(name: "NetworkLayerCurl", package: "NetworkLayer"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ],
             path: "Sources/peers"

@@ -1,9 +1,16 @@
 import Foundation
 
+/// Rounds of blocks A B B A per pair, the plain rows and the TLS rows alike.
+let peerRounds = 6
+
+/// Requests in flight and requests per block of each group of rows: one at a time, then as
+/// many as each client has connections.
+let peerWidths: [(label: String, width: Int, perBlock: Int)] = [("1 in flight", 1, 500), ("16 in flight", 16, 1_000)]
+
 /// Prints requests/s, CPU per request and the per-round throughput ratios of each pair, one at
 /// a time and 16 in flight, then the four ratios together.
 func runPeerComparisons(_ senders: Senders) async throws {
-    let rounds = 6
+    let rounds = peerRounds
     print("# NetworkLayer beside its peers: GET \(senders.fast.absoluteString) on loopback (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
     print("(one process; blocks A B B A, \(rounds) rounds per pair; ratio = B's throughput / A's per round: median (range))")
     print(
@@ -19,7 +26,7 @@ func runPeerComparisons(_ senders: Senders) async throws {
     }
 
     var summary: [(String, Spread)] = []
-    for (label, width, perBlock) in [("1 in flight", 1, 500), ("16 in flight", 16, 1_000)] {
+    for (label, width, perBlock) in peerWidths {
         print("\n## \(label), \(perBlock) requests per block")
         let urlSession = try await interleaved(
             rounds: rounds, perBlock: perBlock, width: width, a: senders.rawCompletion, b: senders.routerURLSession)
@@ -48,7 +55,7 @@ func runPeerComparisons(_ senders: Senders) async throws {
 }
 
 /// The requests/s (median of the blocks), CPU and context switches per request of both sides.
-private func sides(_ names: (a: String, b: String), _ comparison: Comparison) {
+func sides(_ names: (a: String, b: String), _ comparison: Comparison) {
     row(
         names.a,
         "\(Int(comparison.a.median)) req/s, \(format(comparison.aCPUMicroseconds, 1)) µs CPU/request, "

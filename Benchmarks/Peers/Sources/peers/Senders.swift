@@ -1,7 +1,5 @@
-import AsyncHTTPClient
 import Foundation
 import NetworkLayer
-import NetworkLayerCurl
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -24,9 +22,6 @@ struct UnexpectedAnswer: Error, CustomStringConvertible {
 /// The four clients, each sending `GET /fast` once per call, checking the status and reading
 /// the body whole.
 struct Senders: Sendable {
-    /// The largest `GET /fast` body AsyncHTTPClient may collect: the answer is `{"ok":true}`.
-    static let bodyLimit = 64 * 1024
-
     let fast: URL
     /// The settings of `Router<EP>()`'s own session, which the raw session copies.
     let sessionConfiguration: URLSessionConfiguration
@@ -40,7 +35,8 @@ struct Senders: Sendable {
     let asyncHTTPClient: @Sendable () async throws -> Void
     /// D: the router over CurlTransport.
     let routerCurl: @Sendable () async throws -> Void
-    let client: HTTPClient
+    /// C and D together, and AsyncHTTPClient's connections to stop.
+    let curlPeers: CurlPeers
 
     init(server: URL) throws {
         let fast = server.appendingPathComponent("fast")
@@ -85,32 +81,14 @@ struct Senders: Sendable {
             guard response.statusCode == 200 else { throw UnexpectedAnswer(description: "Router + URLSession: \(response.statusCode)") }
         }
 
-        // 16 connections to the host, as many as requests in flight at most; Configuration has
-        // no `maximumConnectionsPerHost` in 1.37: the pool's soft limit is that setting.
-        var clientConfiguration = HTTPClient.Configuration()
-        clientConfiguration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 16)
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
-        self.client = client
-        var clientRequest = HTTPClientRequest(url: fast.absoluteString)
-        clientRequest.headers.add(name: "Accept", value: "application/json")
-        let asyncRequest = clientRequest
-        asyncHTTPClient = {
-            let response = try await client.execute(asyncRequest, timeout: .seconds(30))
-            // Read whole, as the others do: the body is part of the request's cost.
-            _ = try await response.body.collect(upTo: Self.bodyLimit)
-            guard response.status == .ok else { throw UnexpectedAnswer(description: "AsyncHTTPClient: \(response.status)") }
-        }
-
-        // The same connection limit as AsyncHTTPClient's.
-        let curlRouter = Router<FastEndpoint>(transport: CurlTransport(configuration: .init(maximumConnectionsPerHost: 16)))
-        routerCurl = {
-            let response = try await curlRouter.request(endpoint)
-            guard response.statusCode == 200 else { throw UnexpectedAnswer(description: "Router + CurlTransport: \(response.statusCode)") }
-        }
+        let curlPeers = try CurlPeers(server: server)
+        self.curlPeers = curlPeers
+        asyncHTTPClient = curlPeers.asyncHTTPClient
+        routerCurl = curlPeers.routerCurl
     }
 
     /// Stops AsyncHTTPClient's connections; the other clients need nothing.
     func shutdown() async throws {
-        try await client.shutdown()
+        try await curlPeers.shutdown()
     }
 }

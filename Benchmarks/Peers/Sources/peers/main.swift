@@ -3,7 +3,9 @@ import Foundation
 // NetworkLayer beside its peers on the fixture server's `GET /fast` (127.0.0.1, keep-alive):
 // Router + URLSessionTransport against raw URLSession, Router + CurlTransport against
 // AsyncHTTPClient, in interleaved blocks in one process. `peers allocations` counts the
-// allocations per request instead (run under LD_PRELOAD of malloc-interposer).
+// allocations per request instead (run under LD_PRELOAD of malloc-interposer). The timings end
+// with Router + CurlTransport against AsyncHTTPClient over TLS, on nginx, when the
+// NETWORKLAYER_TLS_* variables of Scripts/tls-server are set.
 // Run with Scripts/bench peers, which starts the fixture server and sets NETWORKLAYER_FIXTURE_URL.
 
 guard let server = ProcessInfo.processInfo.environment["NETWORKLAYER_FIXTURE_URL"].flatMap(URL.init(string:)) else {
@@ -22,6 +24,11 @@ do {
         try await runAllocationCounts(senders)
     } else {
         try await runPeerComparisons(senders)
+        if let targets = try TLSTargets.fromEnvironment() {
+            try await runTLSComparisons(targets)
+        } else {
+            print("\n# Over TLS: skipped, NETWORKLAYER_TLS_* not set (Scripts/bench peers runs this under Scripts/tls-server)")
+        }
     }
 } catch {
     try await senders.shutdown()
