@@ -11,7 +11,7 @@ extension Chain {
     /// A plain chain (no plugin, retry, cache or sharing) with the body in memory and a callback
     /// transport needs no task: the transport's callback validates, follows a redirect (through
     /// here again) and finishes, with the stages' own rules. Anything else runs the stages in a
-    /// task started on the caller's thread (`Task.immediate` where the compiler has it).
+    /// task started on the caller's thread (`Task.startingNow`).
     func start(_ exchange: Exchange) {
         if isPlain, case .inRequest = exchange.payload, exchange.streamedBody == nil,
             let transport = exchange.callbackTransport
