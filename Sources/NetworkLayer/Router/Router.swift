@@ -204,22 +204,26 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     ) -> (handle: RequestHandle, metrics: MetricsRecorder, exchange: Result<Exchange, NetworkError>) {
         let id = inFlight.nextID()
         let metrics = MetricsRecorder()
-        let built = Result { () throws(NetworkError) -> BuiltRequest in
-            var built = try build(route, timeout: timeout)
-            guard !headers.isEmpty else { return built }
+        // Written out rather than through Result's closures: this is every request's path, and
+        // the copies of the built request they made cost a stubbed request about 0.3 µs
+        // (Benchmarks main-actor, 2026-11-25).
+        var built: BuiltRequest
+        do throws(NetworkError) {
+            built = try build(route, timeout: timeout)
             // Sorted, so that of two names differing only in case the same one wins every time.
             for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
                 try built.request.setHeader(value, for: name)
             }
-            return built
+        } catch {
+            let context = RequestContext(id: id, target: target(of: route), startedAt: metrics.startedAt, attempt: 0, redaction: redaction)
+            let handle = makeHandle(context, metrics: metrics, payload: .inRequest, progress: progress, deliver: deliver)
+            return (handle, metrics, .failure(error))
         }
-        let request = try? built.get()
         let context = RequestContext(
             id: id, target: target(of: route), startedAt: metrics.startedAt, attempt: 0, redaction: redaction,
-            requestURL: request?.request.url)
-        let handle = makeHandle(context, metrics: metrics, payload: request?.payload ?? .inRequest, progress: progress, deliver: deliver)
-        let exchange = built.map { Exchange($0, context: context, handle: handle, progress: progress, metrics: metrics) }
-        return (handle, metrics, exchange)
+            requestURL: built.request.url)
+        let handle = makeHandle(context, metrics: metrics, payload: built.payload, progress: progress, deliver: deliver)
+        return (handle, metrics, .success(Exchange(built, context: context, handle: handle, progress: progress, metrics: metrics)))
     }
 
     /// The handle of the request `context` describes, which delivers its outcome once: the
