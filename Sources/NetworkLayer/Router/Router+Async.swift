@@ -30,11 +30,14 @@ extension Router {
     }
 
     /// Starts `route` and waits for its outcome on the caller's actor, forwarding cancellation
-    /// of the calling task.
+    /// of the calling task. A task cancelled before the call sends nothing.
     func awaitResponse(
         _ route: EndPoint, progress: ProgressReporter?, isolation: isolated (any Actor)? = #isolation
     ) async throws(NetworkError) -> Response {
-        try await awaitCallback { deliver in
+        // Checked before starting: started, the request would be cancelled only once `start`
+        // returned, and an answer that came first (a stub's always did) would win.
+        guard !Task.isCancelled else { throw .cancelled }
+        return try await awaitCallback { deliver in
             let handle = start(route, progress: progress, deliver: deliver)
             return { handle.cancel() }
         }.get()
