@@ -115,3 +115,12 @@ func inFlight(_ total: Int, width: Int, _ send: @escaping @Sendable () async thr
         }
     }
 }
+
+/// Opens connections (handshakes included) and warms the code paths of every client before the
+/// first block, 16 in flight at the end so that each client has its full pool.
+func warmUp(_ sends: [@Sendable () async throws -> Void]) async throws {
+    for send in sends {
+        try await inFlight(300, width: 1, send)
+        try await inFlight(600, width: 16, send)
+    }
+}

@@ -161,7 +161,7 @@ extension URLRequest {
     }
 
     mutating func setValidatedHeaders(_ headers: HTTPHeaders?) throws(RequestBuildingError) {
-        guard let headers else { return }
+        guard let headers, !headers.isEmpty else { return }
         // Sorted, so that of two names differing only in case the same one wins every time.
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
             try setCheckedHeader(value, for: name)

@@ -210,9 +210,10 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         var built: BuiltRequest
         do throws(NetworkError) {
             built = try build(route, timeout: timeout)
-            // Sorted, so that of two names differing only in case the same one wins every time.
-            for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-                try built.request.setHeader(value, for: name)
+            do throws(RequestBuildingError) {
+                try built.request.setValidatedHeaders(headers)
+            } catch {
+                throw .invalidRequest(error)
             }
         } catch {
             let context = RequestContext(id: id, target: target(of: route), startedAt: metrics.startedAt, attempt: 0, redaction: redaction)

@@ -18,12 +18,7 @@ func runPeerComparisons(_ senders: Senders) async throws {
             + "\(senders.sessionConfiguration.httpMaximumConnectionsPerHost) connections per host; "
             + "AsyncHTTPClient and CurlTransport: 16")
 
-    // Connections open and code paths warm on every side, 16 in flight so that each client has
-    // its full pool before the first block.
-    for send in [senders.rawCompletion, senders.rawData, senders.routerURLSession, senders.asyncHTTPClient, senders.routerCurl] {
-        try await inFlight(300, width: 1, send)
-        try await inFlight(600, width: 16, send)
-    }
+    try await warmUp([senders.rawCompletion, senders.rawData, senders.routerURLSession, senders.asyncHTTPClient, senders.routerCurl])
 
     var summary: [(String, Spread)] = []
     for (label, width, perBlock) in peerWidths {
@@ -39,18 +34,26 @@ func runPeerComparisons(_ senders: Senders) async throws {
         row("  Router+URLSession / raw data(for:), \(label)", "\(inline.ratio)")
         row("  raw data(for:) / B", "\(Int(inline.a.median)) / \(Int(inline.b.median)) req/s")
 
-        let curl = try await interleaved(
-            rounds: rounds, perBlock: perBlock, width: width, a: senders.asyncHTTPClient, b: senders.routerCurl)
-        sides(("C AsyncHTTPClient", "D Router + CurlTransport"), curl)
-        row("  Router+Curl / AsyncHTTPClient, \(label)", "\(curl.ratio)")
+        let curl = try await senders.curlPeers.compare(label, rounds: rounds, perBlock: perBlock, width: width)
         summary += [
             ("Router+URLSession / raw URLSession, \(label)", urlSession.ratio),
-            ("Router+Curl / AsyncHTTPClient, \(label)", curl.ratio),
+            ("Router+Curl / AsyncHTTPClient, \(label)", curl),
         ]
     }
     print("\n## Ratios (throughput, per round: median (range))")
     for (name, ratio) in summary {
         row(name, "\(ratio)")
+    }
+}
+
+extension CurlPeers {
+    /// Router + CurlTransport against AsyncHTTPClient in interleaved blocks: prints both sides and
+    /// the ratio under `label`, and returns the ratio.
+    func compare(_ label: String, rounds: Int, perBlock: Int, width: Int) async throws -> Spread {
+        let curl = try await interleaved(rounds: rounds, perBlock: perBlock, width: width, a: asyncHTTPClient, b: routerCurl)
+        sides(("C AsyncHTTPClient", "D Router + CurlTransport"), curl)
+        row("  Router+Curl / AsyncHTTPClient, \(label)", "\(curl.ratio)")
+        return curl.ratio
     }
 }
 

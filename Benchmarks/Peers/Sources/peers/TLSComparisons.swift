@@ -29,20 +29,12 @@ func runTLSComparisons(_ targets: TLSTargets) async throws {
 
 /// The rows of one server; returns its ratios.
 private func compare(_ peers: CurlPeers, on server: String) async throws -> [(String, Spread)] {
-    // Handshakes done and code paths warm before the first block, 16 in flight so that each
-    // client has its full pool, as for the plain rows.
-    for send in [peers.asyncHTTPClient, peers.routerCurl] {
-        try await inFlight(300, width: 1, send)
-        try await inFlight(600, width: 16, send)
-    }
+    try await warmUp([peers.asyncHTTPClient, peers.routerCurl])
     var ratios: [(String, Spread)] = []
     for (label, width, perBlock) in peerWidths {
         print("\n## \(server), \(label), \(perBlock) requests per block")
-        let curl = try await interleaved(
-            rounds: peerRounds, perBlock: perBlock, width: width, a: peers.asyncHTTPClient, b: peers.routerCurl)
-        sides(("C AsyncHTTPClient", "D Router + CurlTransport"), curl)
-        row("  Router+Curl / AsyncHTTPClient, \(server), \(label)", "\(curl.ratio)")
-        ratios.append(("Router+Curl / AsyncHTTPClient, \(server), \(label)", curl.ratio))
+        let ratio = try await peers.compare("\(server), \(label)", rounds: peerRounds, perBlock: perBlock, width: width)
+        ratios.append(("Router+Curl / AsyncHTTPClient, \(server), \(label)", ratio))
     }
     return ratios
 }
