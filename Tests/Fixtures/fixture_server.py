@@ -643,6 +643,7 @@ EXACT_ROUTES = {
 }
 
 PREFIX_ROUTES = (
+    ("/hang/", r_hang),  # any path under it hangs: an API base URL that never answers
     ("/status/", r_status),
     ("/sequence/", r_sequence),
     ("/bytes/", r_bytes),

@@ -109,9 +109,12 @@ struct TutorialCompletionTests {
         #expect(delivery.error is NetworkError)
     }
 
-    @Test(arguments: TestTransport.all)
+    @Test(.needsFixtureServer, arguments: TestTransport.all)
     func aCancelledRequestIsOneCancelledError(_ transport: TestTransport) async throws {
-        let router = Router<MovieApi>(transport: transport.make(), callbackQueue: queue)
+        // A server that never answers: the fake TMDB answered libcurl before `cancel()` came, on
+        // a loaded machine, and the request rightly succeeded.
+        let hanging = try #require(TestServers.fixture?.appendingPathComponent("hang/3/movie/"))
+        let router = Router<MovieApi>(transport: transport.make(), callbackQueue: queue, mapping: .environment(hanging))
         let seen = try await deliveries(router, .newMovies(page: 1), cancel: true)
         #expect(seen.count == 1)
         let delivery = try #require(seen.first)
