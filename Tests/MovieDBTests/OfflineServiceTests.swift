@@ -13,7 +13,7 @@ private final class RefusingTransport: HTTPTransport, @unchecked Sendable {
 
     var count: Int { lock.withLock { sent.count } }
 
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    func execute(_ request: URLRequest, body: UploadBody?, progress: @escaping TransferProgressHandler) async throws -> StreamedResponse {
         lock.withLock { sent.append(request) }
         throw URLError(.notConnectedToInternet)
     }

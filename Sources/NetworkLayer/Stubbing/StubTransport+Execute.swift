@@ -6,10 +6,15 @@ import FoundationNetworking
 extension StubTransport {
     /// Answers as ``send(_:)`` does, the body in the chunks the stub names
     /// (``StubResponse/chunkLengths``), so that stream handling can be tested without a server.
+    /// A `body` is put in the request the responder sees, and reported sent whole once answered.
     ///
     /// - Throws: `URLError(.cancelled)` when the calling task is cancelled during the delay;
-    ///   whatever the responder throws.
-    public func stream(_ request: URLRequest) async throws -> StreamedResponse {
+    ///   `URLError(.cannotOpenFile)` when a body's file cannot be read; whatever the responder throws.
+    public func execute(_ request: URLRequest, body: UploadBody?, progress: @escaping TransferProgressHandler) async throws
+        -> StreamedResponse
+    {
+        var request = request
+        if let body { request.httpBody = try body.bytes() }
         if delay > 0 {
             do {
                 try await Task.sleep(nanoseconds: Seconds.nanoseconds(delay))
@@ -19,6 +24,10 @@ extension StubTransport {
         }
         let stub = try await respond(to: request)
         let (data, response) = try Self.answer(stub, to: request).get()
+        if body != nil {
+            let sent = Int64(request.httpBody?.count ?? 0)
+            progress(sent, sent)
+        }
         guard let lengths = stub.chunkLengths, !lengths.isEmpty else {
             return StreamedResponse(response: response, body: BodyStream(data))
         }

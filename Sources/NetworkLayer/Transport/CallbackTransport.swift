@@ -29,6 +29,28 @@ extension CallbackTransport {
         guard !Task.isCancelled else { throw URLError.cancelledBeforeSending }
         return try await awaitCallback { start(request, completion: $0) }.get()
     }
+
+    /// ``HTTPTransport/execute(_:body:progress:)`` over ``start(_:completion:)``: see
+    /// ``executeWhole(_:body:progress:)``. The package's transports stream instead; this serves
+    /// a callback transport that does not (a test's).
+    public func execute(_ request: URLRequest, body: UploadBody?, progress: @escaping TransferProgressHandler) async throws
+        -> StreamedResponse
+    {
+        try await executeWhole(request, body: body, progress: progress)
+    }
+
+    /// The body put in the request, the response received whole and handed over as one chunk;
+    /// a `body`'s bytes are reported sent once the response has come.
+    package func executeWhole(_ request: URLRequest, body: UploadBody?, progress: TransferProgressHandler) async throws
+        -> StreamedResponse
+    {
+        var request = request
+        if let body { request.httpBody = try body.bytes() }
+        let (data, response) = try await sendThroughCallback(request)
+        let sent = Int64(request.httpBody?.count ?? 0)
+        if body != nil { progress(sent, sent) }
+        return StreamedResponse(response: response, body: BodyStream(data))
+    }
 }
 
 extension URLError {

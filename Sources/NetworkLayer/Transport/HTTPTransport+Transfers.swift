@@ -11,61 +11,26 @@ public enum UploadBody: Sendable, Equatable {
     case file(URL)
 }
 
+extension UploadBody {
+    /// The body read into memory: what a transport that cannot send it from its file sends.
+    ///
+    /// - Throws: `URLError(.cannotOpenFile)` when a file cannot be read.
+    package func bytes() throws -> Data {
+        switch self {
+        case .data(let data):
+            return data
+        case .file(let url):
+            do {
+                return try Data(contentsOf: url)
+            } catch {
+                throw URLError(.cannotOpenFile)
+            }
+        }
+    }
+}
+
 /// Receives bytes done and the expected total (`nil` when unknown).
 public typealias TransferProgressHandler = @Sendable (_ completed: Int64, _ total: Int64?) -> Void
-
-extension HTTPTransport {
-    /// Sends `request` with `body`, reporting bytes sent.
-    ///
-    /// The default puts the body in memory and calls ``send(_:)``, reporting progress once at the
-    /// end: right for stubs and small bodies. ``URLSessionTransport`` streams and reports as it goes.
-    public func upload(_ request: URLRequest, body: UploadBody, progress: @escaping TransferProgressHandler) async throws -> (Data, HTTPURLResponse) {
-        try await InMemoryTransfer.upload(request, body: body, progress: progress, send: send)
-    }
-
-    /// Sends `request` and writes a 2xx body into `file`: appended when the status is 206
-    /// (a resumed download), replacing what is there otherwise. Any other status's body is
-    /// returned in memory instead and `file` is left alone.
-    ///
-    /// The default receives the body in memory through ``send(_:)``; ``URLSessionTransport``
-    /// streams it to disk.
-    public func download(_ request: URLRequest, to file: URL, progress: @escaping TransferProgressHandler) async throws -> (Data, HTTPURLResponse) {
-        try await InMemoryTransfer.download(request, to: file, progress: progress, send: send)
-    }
-}
-
-/// Uploads and downloads over a plain `send`, with the body in memory: the protocol's defaults,
-/// and what ``URLSessionTransport`` does on a session it does not own.
-enum InMemoryTransfer {
-    typealias Send = (URLRequest) async throws -> (Data, HTTPURLResponse)
-
-    static func upload(
-        _ request: URLRequest, body: UploadBody, progress: TransferProgressHandler, send: Send
-    ) async throws -> (Data, HTTPURLResponse) {
-        var request = request
-        switch body {
-        case .data(let data): request.httpBody = data
-        case .file(let url): request.httpBody = try Data(contentsOf: url)
-        }
-        let total = Int64(request.httpBody?.count ?? 0)
-        let result = try await send(request)
-        progress(total, total)
-        return result
-    }
-
-    static func download(
-        _ request: URLRequest, to file: URL, progress: TransferProgressHandler, send: Send
-    ) async throws -> (Data, HTTPURLResponse) {
-        let (data, response) = try await send(request)
-        guard (200..<300).contains(response.statusCode) else { return (data, response) }
-        let start = try DownloadFile.open(file, for: response)
-        defer { try? start.handle.close() }
-        try DownloadFile.write(data, to: start.handle, at: file)
-        let written = start.offset + Int64(data.count)
-        progress(written, written)
-        return (Data(), response)
-    }
-}
 
 /// Opening and writing a download's file; shared with NetworkLayerCurl's transport, so that
 /// both transports create it 0600 and report a failed write the same way.

@@ -8,15 +8,22 @@ import FoundationNetworking
 /// Everything else (request building, validation, cancellation, deadlines, decoding) runs the
 /// same over any transport, which is how stubbing works and how another HTTP engine plugs in.
 ///
+/// A transport has one call, ``execute(_:body:progress:)``: a request (with its body, when the
+/// body is kept outside it) goes in; the response head and its body, read as it arrives, come
+/// out. A plain request, an upload, a download and a stream are ways of producing and
+/// consuming that body, written once above the transport (``send(_:)``, ``upload(_:body:progress:)``,
+/// ``download(_:to:progress:)``, ``stream(_:)``), so a transport of your own, or one that wraps
+/// another, does all four by implementing one method.
+///
 /// A transport must honour Swift task cancellation: when the calling task is cancelled it stops
 /// the transfer and throws (`CancellationError` or `URLError(.cancelled)`).
 ///
 /// ```swift
 /// struct RecordingTransport: HTTPTransport {
 ///     let base: any HTTPTransport
-///     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-///         print(request.url!)
-///         return try await base.send(request)
+///     func execute(_ request: URLRequest, body: UploadBody?, progress: @escaping TransferProgressHandler) async throws -> StreamedResponse {
+///         print(request.httpMethod ?? "GET", request.url?.path ?? "")
+///         return try await base.execute(request, body: body, progress: progress)
 ///     }
 ///     // Without it, a router's cache stores nothing sent through this transport.
 ///     func headersAdded(to request: URLRequest) -> HTTPHeaders? {
@@ -26,24 +33,17 @@ import FoundationNetworking
 /// let router = Router<MovieApi>(transport: RecordingTransport(base: URLSessionTransport()))
 /// ```
 public protocol HTTPTransport: Sendable {
-    /// Sends `request` and returns the body and response of whatever status the server gave.
+    /// Sends `request` and returns as soon as the response head has arrived, with the body to
+    /// read as it comes, whatever the status.
     ///
+    /// - Parameters:
+    ///   - request: The request; its `httpBody` is the body when `body` is `nil`.
+    ///   - body: A body kept outside the request (an upload's file or bytes), or `nil`.
+    ///   - progress: Receives the bytes of the body sent so far and its total.
     /// - Throws: `URLError` for transfer failures; any error for other failures. Non-2xx
     ///   statuses are not errors here: the router validates them.
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
-
-    /// Sends `request` with a body kept outside it, reporting bytes sent. The default
-    /// implementation holds the body in memory, calls ``send(_:)`` and reports progress once.
-    func upload(_ request: URLRequest, body: UploadBody, progress: @escaping TransferProgressHandler) async throws -> (Data, HTTPURLResponse)
-
-    /// Sends `request` and writes a 2xx body into `file`, reporting bytes received. The
-    /// default implementation receives the body in memory through ``send(_:)``.
-    func download(_ request: URLRequest, to file: URL, progress: @escaping TransferProgressHandler) async throws -> (Data, HTTPURLResponse)
-
-    /// Sends `request` and returns as soon as the response head has arrived, with the body to
-    /// read as it comes (whatever the status). The default implementation receives the whole
-    /// body through ``send(_:)`` first: right for stubs, not for endless streams.
-    func stream(_ request: URLRequest) async throws -> StreamedResponse
+    func execute(_ request: URLRequest, body: UploadBody?, progress: @escaping TransferProgressHandler) async throws
+        -> StreamedResponse
 
     /// The headers this transport puts on the wire for `request` by itself, besides the
     /// request's own: the `Cookie` from its cookie storage, a session's additional headers.
@@ -57,7 +57,8 @@ public protocol HTTPTransport: Sendable {
     func headersAdded(to request: URLRequest) -> HTTPHeaders?
 }
 
-/// A response whose body is read as it arrives: what ``HTTPTransport/stream(_:)`` returns.
+/// A response whose body is read as it arrives: what ``HTTPTransport/execute(_:body:progress:)``
+/// returns.
 public struct StreamedResponse: Sendable {
     /// The head: status and headers.
     public let response: HTTPURLResponse
@@ -75,10 +76,4 @@ extension HTTPTransport {
     /// `nil`: a transport that does not say what it adds is taken to add credentials the
     /// cache cannot see, and the router's cache neither answers nor stores its requests.
     public func headersAdded(to request: URLRequest) -> HTTPHeaders? { nil }
-
-    /// ``send(_:)``, with its body handed over as one chunk.
-    public func stream(_ request: URLRequest) async throws -> StreamedResponse {
-        let (data, response) = try await send(request)
-        return StreamedResponse(response: response, body: BodyStream(data))
-    }
 }

@@ -3,8 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// One streamed response driven by ``SessionDelegate``: hands over the head when it arrives and
-/// writes each chunk into the stream's buffer as it comes.
+/// One streamed response driven by ``SessionDelegate``: reports the request body sent, hands
+/// over the head when it arrives and writes each chunk into the stream's buffer as it comes.
 ///
 /// FoundationNetworking cannot pause a transfer (`suspend()` starts the request over on resume),
 /// so the buffer is told the writer cannot pause: a consumer that falls ``BodyStream/hardLimit``
@@ -25,10 +25,15 @@ final class StreamTaskCall: SessionTaskHandler, Sendable {
 
     private let state = Locked(State())
 
-    var upload: StreamedUpload? { nil }
+    /// Receives the bytes of the request body sent.
+    private let progress: TransferProgressHandler
+    /// The body of a streamed upload, opened anew each time libcurl asks for it.
+    let upload: StreamedUpload?
 
-    init(method: String?) {
+    init(method: String?, progress: @escaping TransferProgressHandler = { _, _ in }, upload: StreamedUpload? = nil) {
         self.method = method
+        self.progress = progress
+        self.upload = upload
     }
 
     /// Sets what receives the head (or the failure before it); before the task is resumed.
@@ -36,7 +41,10 @@ final class StreamTaskCall: SessionTaskHandler, Sendable {
         state.withLock { $0.head = head }
     }
 
-    func didSend(_ sent: Int64, of total: Int64?) {}
+    func didSend(_ sent: Int64, of total: Int64?) {
+        // A streamed body's length is unknown to Foundation, not to us.
+        progress(sent, total ?? upload?.size)
+    }
 
     func bodyCannotBeSentAgain() {
         state.withLock { $0.bodyNotSentAgain = true }

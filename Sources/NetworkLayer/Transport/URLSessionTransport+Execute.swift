@@ -4,20 +4,24 @@ import FoundationNetworking
 #endif
 
 extension URLSessionTransport {
-    /// Sends `request` with a delegate-driven data task and returns when the head has arrived;
-    /// the body's chunks go to the stream as Foundation delivers them.
+    /// Sends `request` (with `body`, as ``upload(_:body:progress:)`` sends it) with a
+    /// delegate-driven task and returns when the head has arrived; the body's chunks go to the
+    /// stream as Foundation delivers them.
     ///
     /// FoundationNetworking cannot pause a transfer: a reader that falls
     /// ``BodyStream/hardLimit`` bytes behind fails the stream with
     /// ``StreamError/consumerTooSlow(bufferedBytes:)``. With a session of your own
-    /// (``init(session:)``) the body is received whole first, as ``HTTPTransport``'s default does.
-    public func stream(_ request: URLRequest) async throws -> StreamedResponse {
+    /// (``init(session:)``) the body is received whole first, and a `body` is sent from memory.
+    public func execute(_ request: URLRequest, body: UploadBody?, progress: @escaping TransferProgressHandler) async throws
+        -> StreamedResponse
+    {
         guard let (session, delegate) = ownedTransferSession else {
-            let (data, response) = try await send(request)
-            return StreamedResponse(response: response, body: BodyStream(data))
+            return try await executeWhole(request, body: body, progress: progress)
         }
-        let task = session.dataTask(with: request)
-        let call = StreamTaskCall(method: request.httpMethod)
+        guard !Task.isCancelled else { throw URLError.cancelledBeforeSending }
+        let source = try body.map(UploadSource.init)
+        let call = StreamTaskCall(method: request.httpMethod, progress: progress, upload: source?.streamed)
+        let task = source?.task(for: request, on: session) ?? session.dataTask(with: request)
         delegate.register(call, for: task)
         // Cancelled off the caller's thread: `URLSessionTask.cancel()` waits for Foundation's work
         // queue, which a fast stream keeps busy (seconds, measured). The buffer takes nothing more

@@ -3,54 +3,28 @@ import Foundation
 import FoundationNetworking
 #endif
 
-extension URLSessionTransport {
+extension URLSessionTransport: DirectTransfers {
     /// Uploads with an upload task, reporting bytes sent; the body goes with its
     /// `Content-Length`, except a file larger than ``largestFileSentWithItsLength`` on Linux,
     /// which goes chunked.
     ///
     /// With a session of your own (``init(session:)``) there is no delegate of ours to report
-    /// progress, so the body is sent as ``HTTPTransport``'s default does.
+    /// progress: the body is sent from memory and reported once, at the end.
     public func upload(_ request: URLRequest, body: UploadBody, progress: @escaping TransferProgressHandler) async throws -> (Data, HTTPURLResponse) {
         guard let (session, delegate) = ownedTransferSession else {
-            return try await InMemoryTransfer.upload(request, body: body, progress: progress, send: send)
+            return try await TransportForms.collect(execute(request, body: body, progress: progress), limit: maximumResponseSize)
         }
         let limit = maximumResponseSize
-        let inMemory: Data
-        switch body {
-        case .data(let data):
-            inMemory = data
-        case .file(let url):
-            #if canImport(FoundationNetworking)
-            // Not uploadTask(fromFile:): FoundationNetworking reads such a file with DispatchIO,
-            // pauses libcurl while a read is pending and un-pauses it through a `try!` when the
-            // read completes. A cancel in between has removed the handle, libcurl answers
-            // CURLE_BAD_FUNCTION_ARGUMENT, and the process traps (EasyHandle.swift:484, about
-            // once in 50-100 cancels). A file up to the limit is read into memory and goes with
-            // its length (servers in the S3 style answer 411 to a chunked upload); a larger one
-            // is a stream, read synchronously and never paused, which FoundationNetworking can
-            // only send chunked; the delegate hands a new one whenever libcurl rewinds.
-            let size = Payload.size(of: url)
-            guard size > Self.largestFileSentWithItsLength else {
-                do {
-                    inMemory = try Data(contentsOf: url)
-                } catch {
-                    throw URLError(.cannotOpenFile)
-                }
-                break
-            }
-            guard InputStream(url: url) != nil else { throw URLError(.cannotOpenFile) }
+        let source = try UploadSource(body)
+        if let streamed = source.streamed {
+            // Read from its start again whenever libcurl rewinds: never sent again as a new task.
             let call = SessionTaskCall(
-                target: .memory, method: request.httpMethod, maximumBodySize: limit, progress: progress,
-                upload: StreamedUpload(size: size) { InputStream(url: url) })
-            return try await run(call: call, delegate: delegate) { session.uploadTask(withStreamedRequest: request) }
-            #else
-            let call = SessionTaskCall(target: .memory, method: request.httpMethod, maximumBodySize: limit, progress: progress)
-            return try await run(call: call, delegate: delegate) { session.uploadTask(with: request, fromFile: url) }
-            #endif
+                target: .memory, method: request.httpMethod, maximumBodySize: limit, progress: progress, upload: streamed)
+            return try await run(call: call, delegate: delegate) { source.task(for: request, on: session) }
         }
         return try await run(delegate: delegate) {
             let call = SessionTaskCall(target: .memory, method: request.httpMethod, maximumBodySize: limit, progress: progress)
-            return (session.uploadTask(with: request, from: inMemory), call)
+            return (source.task(for: request, on: session), call)
         }
     }
 
@@ -69,7 +43,7 @@ extension URLSessionTransport {
     /// file and download tasks leave Foundation's temporary files behind.
     public func download(_ request: URLRequest, to file: URL, progress: @escaping TransferProgressHandler) async throws -> (Data, HTTPURLResponse) {
         guard let (session, delegate) = ownedTransferSession else {
-            return try await InMemoryTransfer.download(request, to: file, progress: progress, send: send)
+            return try await TransportForms.download(execute(request, body: nil, progress: { _, _ in }), to: file, progress: progress)
         }
         let limit = maximumResponseSize
         return try await run(delegate: delegate) {
@@ -95,5 +69,63 @@ extension URLSessionTransport {
         guard !Task.isCancelled else { throw URLError.cancelledBeforeSending }
         let task = make()
         return try await awaitCallback { Self.start(task, call: call, delegate: delegate, completion: $0) }.get()
+    }
+}
+
+/// How an upload's body goes through FoundationNetworking: from memory with its length, from a
+/// file Foundation reads, or as a stream (chunked on the wire) opened anew whenever libcurl
+/// rewinds.
+struct UploadSource: Sendable {
+    private enum Kind: Sendable {
+        case bytes(Data)
+        case file(URL)
+        case stream(StreamedUpload)
+    }
+
+    private let kind: Kind
+
+    /// How `body` is sent.
+    ///
+    /// - Throws: `URLError(.cannotOpenFile)` when a file cannot be read.
+    init(_ body: UploadBody) throws {
+        switch body {
+        case .data(let data):
+            kind = .bytes(data)
+        case .file(let url):
+            #if canImport(FoundationNetworking)
+            // Not uploadTask(fromFile:): FoundationNetworking reads such a file with DispatchIO,
+            // pauses libcurl while a read is pending and un-pauses it through a `try!` when the
+            // read completes. A cancel in between has removed the handle, libcurl answers
+            // CURLE_BAD_FUNCTION_ARGUMENT, and the process traps (EasyHandle.swift:484, about
+            // once in 50-100 cancels). A file up to the limit is read into memory and goes with
+            // its length (servers in the S3 style answer 411 to a chunked upload); a larger one
+            // is a stream, read synchronously and never paused, which FoundationNetworking can
+            // only send chunked; the delegate hands a new one whenever libcurl rewinds.
+            let size = Payload.size(of: url)
+            guard size > URLSessionTransport.largestFileSentWithItsLength else {
+                kind = .bytes(try body.bytes())
+                return
+            }
+            guard InputStream(url: url) != nil else { throw URLError(.cannotOpenFile) }
+            kind = .stream(StreamedUpload(size: size) { InputStream(url: url) })
+            #else
+            kind = .file(url)
+            #endif
+        }
+    }
+
+    /// The body as a stream, when it goes as one.
+    var streamed: StreamedUpload? {
+        if case .stream(let upload) = kind { return upload }
+        return nil
+    }
+
+    /// A new, unstarted task that sends `request` with this body.
+    func task(for request: URLRequest, on session: URLSession) -> URLSessionTask {
+        switch kind {
+        case .bytes(let data): return session.uploadTask(with: request, from: data)
+        case .file(let url): return session.uploadTask(with: request, fromFile: url)
+        case .stream: return session.uploadTask(withStreamedRequest: request)
+        }
     }
 }

@@ -5,13 +5,18 @@ import FoundationNetworking
 #endif
 
 extension CurlTransport {
-    /// Sends `request` and returns when the head has arrived; the body's chunks go to the stream
-    /// as libcurl reads them. A reader that falls behind pauses the transfer (libcurl stops
-    /// reading from the socket, and the server is slowed by TCP's flow control), so memory stays
-    /// bounded however slow the reader is.
-    public func stream(_ request: URLRequest) async throws -> StreamedResponse {
-        let curlRequest = try prepare(request)
-        let call = CurlStreamCall(url: curlRequest.originalURL)
+    /// Sends `request` (with `body`, read as it is sent, as ``upload(_:body:progress:)`` does)
+    /// and returns when the head has arrived; the body's chunks go to the stream as libcurl
+    /// reads them. A reader that falls behind pauses the transfer (libcurl stops reading from
+    /// the socket, and the server is slowed by TCP's flow control), so memory stays bounded
+    /// however slow the reader is.
+    ///
+    /// - Throws: As ``send(_:)``; for a `body`, as ``upload(_:body:progress:)``.
+    public func execute(_ request: URLRequest, body: UploadBody?, progress: @escaping TransferProgressHandler) async throws
+        -> StreamedResponse
+    {
+        let curlRequest = try prepare(request, body: body)
+        let call = CurlStreamCall(url: curlRequest.originalURL, sendProgress: progress)
         guard !Task.isCancelled else { throw URLError.cancelledBeforeSending }
         let head = try await awaitCallback { deliver in
             call.start(deliver)
@@ -21,11 +26,13 @@ extension CurlTransport {
     }
 }
 
-/// One streamed response of ``CurlTransport``: the head to its caller, the body into a buffer
-/// that pauses the transfer when the reader falls behind.
+/// One streamed response of ``CurlTransport``: the bytes sent to a progress handler, the head to
+/// its caller, the body into a buffer that pauses the transfer when the reader falls behind.
 ///
 final class CurlStreamCall: CurlTransferDelegate, Sendable {
     private let url: URL
+    /// Receives the bytes of the request body handed to the connection.
+    private let sendProgress: TransferProgressHandler
     let buffer = BodyBuffer(canPause: true)
 
     private struct State {
@@ -44,8 +51,9 @@ final class CurlStreamCall: CurlTransferDelegate, Sendable {
 
     private let state = Locked(State())
 
-    init(url: URL) {
+    init(url: URL, sendProgress: @escaping TransferProgressHandler = { _, _ in }) {
         self.url = url
+        self.sendProgress = sendProgress
     }
 
     /// Sets what receives the head (or the failure before it).
@@ -82,7 +90,9 @@ final class CurlStreamCall: CurlTransferDelegate, Sendable {
         return .proceed
     }
 
-    func transferDidSend(_ sent: Int64, of total: Int64) {}
+    func transferDidSend(_ sent: Int64, of total: Int64) {
+        sendProgress(sent, total)
+    }
 
     func transferDidComplete(error: URLError?) {
         let head = state.withLock { state in

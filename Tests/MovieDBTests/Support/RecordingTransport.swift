@@ -22,7 +22,7 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
 
     var requests: [URLRequest] { lock.withLock { sent } }
 
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    func execute(_ request: URLRequest, body: UploadBody?, progress: @escaping TransferProgressHandler) async throws -> StreamedResponse {
         let count = lock.withLock {
             sent.append(request)
             return sent.count
@@ -31,7 +31,7 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
         guard let url = request.url,
             let response = HTTPURLResponse(url: url, statusCode: stub.statusCode, httpVersion: "HTTP/1.1", headerFields: stub.headers)
         else { throw URLError(.badURL) }
-        return (stub.data, response)
+        return StreamedResponse(response: response, body: BodyStream(stub.data))
     }
 
     /// `[:]`: nothing is added on a wire, so the cache keys its requests by their own headers.

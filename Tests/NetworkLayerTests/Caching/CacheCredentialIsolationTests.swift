@@ -102,7 +102,9 @@ struct CacheCredentialIsolationTests {
         /// Wraps a transport without saying what it adds: it might add anything.
         struct Opaque: HTTPTransport {
             let base: any HTTPTransport
-            func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) { try await base.send(request) }
+            func execute(_ request: URLRequest, body: UploadBody?, progress: @escaping TransferProgressHandler) async throws -> StreamedResponse {
+                try await base.execute(request, body: body, progress: progress)
+            }
         }
         let key = UUID().uuidString
         let router = Router<TestEndpoint>(
@@ -128,18 +130,18 @@ struct CacheRedirectCredentialTests {
         let user = Locked("alice")
         private let hits = Locked(0)
 
-        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        func execute(_ request: URLRequest, body: UploadBody?, progress: @escaping TransferProgressHandler) async throws -> StreamedResponse {
             let url = try #require(request.url)
             if url.path == "/start" {
                 let target = try #require(URL(string: "/target", relativeTo: url)?.absoluteURL)
                 let response = try #require(
                     HTTPURLResponse(url: url, statusCode: 302, httpVersion: "HTTP/1.1", headerFields: ["Location": target.absoluteString]))
-                return (Data(), response)
+                return StreamedResponse(response: response, body: BodyStream(Data()))
             }
             hits.withLock { $0 += 1 }
             let response = try #require(
                 HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Cache-Control": "max-age=60"]))
-            return (Data((headersAdded(to: request)?["Cookie"] ?? "nobody").utf8), response)
+            return StreamedResponse(response: response, body: BodyStream(Data((headersAdded(to: request)?["Cookie"] ?? "nobody").utf8)))
         }
 
         func headersAdded(to request: URLRequest) -> HTTPHeaders? {

@@ -112,3 +112,23 @@ actor Sent {
     func record(_ request: URLRequest) { requests.append(request) }
 }
 // snippet.end
+
+// snippet.start recording-transport
+struct RecordingTransport: HTTPTransport {
+    let base: any HTTPTransport
+    func execute(_ request: URLRequest, body: UploadBody?, progress: @escaping TransferProgressHandler) async throws -> StreamedResponse {
+        print(request.httpMethod ?? "GET", request.url?.path ?? "")
+        return try await base.execute(request, body: body, progress: progress)
+    }
+    func headersAdded(to request: URLRequest) -> HTTPHeaders? { base.headersAdded(to: request) }
+}
+// snippet.end
+
+struct DocSnippetRecordingTransportTests {
+    @Test func aRecordingTransportForwardsTheOneCall() async throws {
+        let stub = StubTransport(StubResponse(data: CatalogApi.popular.sampleData))
+        let router = Router<CatalogApi>(transport: RecordingTransport(base: stub))
+        let page = try await router.request(.popular, as: MoviePage.self)
+        #expect(page.results.first?.title == "Fight Club")
+    }
+}

@@ -89,7 +89,9 @@ struct NetworkManagerTests {
 
     @Test func transportErrorsAndCancellationStayApartFromHTTPErrors() async throws {
         struct Offline: HTTPTransport {
-            func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) { throw URLError(.notConnectedToInternet) }
+            func execute(_ request: URLRequest, body: UploadBody?, progress: @escaping TransferProgressHandler) async throws
+                -> StreamedResponse
+            { throw URLError(.notConnectedToInternet) }
         }
         let offline = NetworkManager<TestEndpoint>(router: Router(transport: Offline()))
         guard case .failure(.failed(.transport(let error))) = await offline.request(.offline(), as: Movie.self) else {

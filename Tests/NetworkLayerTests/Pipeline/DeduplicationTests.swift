@@ -19,10 +19,10 @@ struct DeduplicationTests {
 
         init(_ inner: any HTTPTransport) { self.inner = inner }
 
-        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        func execute(_ request: URLRequest, body: UploadBody?, progress: @escaping TransferProgressHandler) async throws -> StreamedResponse {
             lock.withLock { counts.started += 1 }
             do {
-                return try await inner.send(request)
+                return try await inner.execute(request, body: body, progress: progress)
             } catch {
                 if Task.isCancelled { lock.withLock { counts.cancelled += 1 } }
                 throw error

@@ -20,13 +20,13 @@ struct AlreadyCancelledTests {
         private let sent = Locked(0)
         var count: Int { sent.withLock { $0 } }
 
-        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        func execute(_ request: URLRequest, body: UploadBody?, progress: @escaping TransferProgressHandler) async throws -> StreamedResponse {
             sent.withLock { $0 += 1 }
             let url = request.url ?? URL(fileURLWithPath: "/")
             guard let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [:]) else {
                 throw URLError(.badServerResponse)
             }
-            return (Data(), response)
+            return StreamedResponse(response: response, body: BodyStream(Data()))
         }
     }
 

@@ -5,7 +5,9 @@ import FoundationNetworking
 
 /// The end of the chain: the exchange's transport sends the request, with its body in memory,
 /// as an upload, or into a download's working file; a streamed request's body is left in the
-/// exchange's ``StreamedBody`` for the caller to read. No redirect is followed and no status
+/// exchange's ``StreamedBody`` for the caller to read. The package's own transports do each of
+/// these directly (``CallbackTransport``, ``DirectTransfers``); any other goes through the forms
+/// over its one call, ``HTTPTransport/execute(_:body:progress:)``. No redirect is followed and no status
 /// judged here; what the transport throws becomes a ``NetworkError``.
 enum TransportStage {
     static func send(_ exchange: Exchange) async throws(NetworkError) -> Response {
@@ -20,20 +22,33 @@ enum TransportStage {
             switch exchange.payload {
             case .inRequest:
                 if let streamed = exchange.streamedBody {
-                    let response = try await transport.stream(request)
+                    let response = try await transport.execute(request, body: nil, progress: { _, _ in })
                     metrics.didReceiveFirstByte()
                     streamed.keep(response.body)
                     return Response(request: request, httpResponse: response.response, data: Data())
                 }
-                (data, httpResponse) = try await transport.send(request)
+                if let callbackTransport = exchange.callbackTransport {
+                    (data, httpResponse) = try await callbackTransport.sendThroughCallback(request)
+                } else {
+                    (data, httpResponse) = try await transport.send(request)
+                }
             case .upload(let body, _):
-                (data, httpResponse) = try await transport.upload(request, body: body, progress: report)
+                if let direct = transport as? any DirectTransfers {
+                    (data, httpResponse) = try await direct.upload(request, body: body, progress: report)
+                } else {
+                    (data, httpResponse) = try await transport.upload(request, body: body, progress: report)
+                }
             case .download(let work):
                 // The first progress event is the first byte of the body.
                 let before = Payload.size(of: work.workFile)
-                (data, httpResponse) = try await transport.download(request, to: work.workFile) { completed, total in
+                let received: TransferProgressHandler = { completed, total in
                     metrics.didReceiveFirstByte()
                     report(completed, total)
+                }
+                if let direct = transport as? any DirectTransfers {
+                    (data, httpResponse) = try await direct.download(request, to: work.workFile, progress: received)
+                } else {
+                    (data, httpResponse) = try await transport.download(request, to: work.workFile, progress: received)
                 }
                 metrics.didReceive(bodyBytes: max(0, Payload.size(of: work.workFile) - before))
             }

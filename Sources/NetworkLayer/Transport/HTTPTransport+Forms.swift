@@ -1,0 +1,97 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// The four ways of using a transport's one call (`execute`), written once for every transport:
+// the body collected in memory, sent from outside the request, written to a file, or handed on
+// as it arrives.
+extension HTTPTransport {
+    /// Sends `request` and returns the body, collected in memory, with the response of whatever
+    /// status.
+    ///
+    /// - Throws: As ``execute(_:body:progress:)``; `URLError(.dataLengthExceedsMaximum)` once the
+    ///   body passes ``defaultMaximumResponseSize`` (32 MiB) (the transfer is stopped then).
+    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        try await TransportForms.collect(execute(request, body: nil, progress: { _, _ in }))
+    }
+
+    /// Sends `request` and returns as soon as the head has arrived, with the body to read as it
+    /// comes: ``execute(_:body:progress:)`` with the body in the request.
+    public func stream(_ request: URLRequest) async throws -> StreamedResponse {
+        try await execute(request, body: nil, progress: { _, _ in })
+    }
+
+    /// Sends `request` with `body`, reporting bytes sent, and returns the response's body
+    /// collected in memory, as ``send(_:)`` does.
+    public func upload(_ request: URLRequest, body: UploadBody, progress: @escaping TransferProgressHandler) async throws
+        -> (Data, HTTPURLResponse)
+    {
+        try await TransportForms.collect(execute(request, body: body, progress: progress))
+    }
+
+    /// Sends `request` and writes a 2xx body into `file` as it arrives, reporting bytes received:
+    /// appended when the status is 206 and its `Content-Range` continues the file, replacing
+    /// what is there otherwise. Any other status's body is returned in memory instead, and
+    /// `file` is left alone.
+    ///
+    /// - Throws: As ``send(_:)``; ``DownloadError`` when the file cannot be written or a 206
+    ///   does not continue it.
+    public func download(_ request: URLRequest, to file: URL, progress: @escaping TransferProgressHandler) async throws
+        -> (Data, HTTPURLResponse)
+    {
+        try await TransportForms.download(execute(request, body: nil, progress: { _, _ in }), to: file, progress: progress)
+    }
+}
+
+/// Uploads and downloads that a transport of the package does itself, with the bytes moving
+/// between the wire and memory or a file without a stream in between: FoundationNetworking
+/// cannot pause a transfer, so a download read through a ``BodyStream`` by a disk slower than
+/// the network would fail where one written from the transport's own callbacks does not. The
+/// router prefers these to the forms over ``HTTPTransport/execute(_:body:progress:)``.
+package protocol DirectTransfers: HTTPTransport {
+    /// As ``HTTPTransport/upload(_:body:progress:)``.
+    func upload(_ request: URLRequest, body: UploadBody, progress: @escaping TransferProgressHandler) async throws
+        -> (Data, HTTPURLResponse)
+    /// As ``HTTPTransport/download(_:to:progress:)``.
+    func download(_ request: URLRequest, to file: URL, progress: @escaping TransferProgressHandler) async throws
+        -> (Data, HTTPURLResponse)
+}
+
+/// The consumers of a streamed response behind the forms above.
+package enum TransportForms {
+    /// The body of `streamed` read whole, at most `limit` bytes of it.
+    ///
+    /// - Throws: The body's error; `URLError(.dataLengthExceedsMaximum)` past `limit`, the rest
+    ///   of the transfer stopped.
+    package static func collect(
+        _ streamed: StreamedResponse, limit: Int = ResponseSizeLimit.defaultLimit
+    ) async throws -> (Data, HTTPURLResponse) {
+        var body = Data()
+        for try await chunk in streamed.body {
+            guard !ResponseSizeLimit.isExceeded(holding: body.count, adding: chunk.count, limit: limit) else {
+                throw ResponseSizeLimit.error(limit: limit)
+            }
+            body.append(chunk)
+        }
+        return (body, streamed.response)
+    }
+
+    /// The body of `streamed` written into `file` when its status is 2xx (see
+    /// ``HTTPTransport/download(_:to:progress:)``), and read whole otherwise.
+    package static func download(
+        _ streamed: StreamedResponse, to file: URL, progress: TransferProgressHandler
+    ) async throws -> (Data, HTTPURLResponse) {
+        let response = streamed.response
+        guard (200..<300).contains(response.statusCode) else { return try await collect(streamed) }
+        let opened = try DownloadFile.open(file, for: response)
+        defer { try? opened.handle.close() }
+        var written = opened.offset
+        for try await chunk in streamed.body {
+            try DownloadFile.write(chunk, to: opened.handle, at: file)
+            written += Int64(chunk.count)
+            progress(written, opened.total)
+        }
+        return (Data(), response)
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import TestSupport
+import TransportTestSupport
+@testable import NetworkLayer
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A transport of the user's that wraps another by forwarding its one call, as
+/// ``HTTPTransport``'s documentation shows, keeps everything the wrapped transport does: a
+/// stream's chunks as they arrive, a download written to its file as it comes, an upload's
+/// progress as it is sent. When a transport had four methods, the documented wrapper forwarded
+/// `send` only: its streams waited for the whole body (an endless one for ever), its downloads
+/// were held in memory, and its uploads reported progress once, at the end.
+@Suite("A forwarding transport keeps what the wrapped one does", .needsFixtureServer, .serialized)
+struct ForwardingTransportTests {
+    /// The wrapper of the documentation: it logs, and forwards the one call.
+    struct Forwarding: HTTPTransport {
+        let base: any HTTPTransport
+        let sent = Locked(0)
+
+        func execute(_ request: URLRequest, body: UploadBody?, progress: @escaping TransferProgressHandler) async throws
+            -> StreamedResponse
+        {
+            sent.withLock { $0 += 1 }
+            return try await base.execute(request, body: body, progress: progress)
+        }
+
+        func headersAdded(to request: URLRequest) -> HTTPHeaders? { base.headersAdded(to: request) }
+    }
+
+    private func router(_ transport: Forwarding) -> Router<TestEndpoint> {
+        Router(transport: transport, callbackQueue: DispatchQueue(label: "forwarding"))
+    }
+
+    private func endpoint(_ path: String, _ method: HTTPMethod = .get, task: HTTPTask = .request) -> TestEndpoint {
+        var endpoint = TestEndpoint.fixture(path, method, timeout: 60)
+        endpoint.task = task
+        return endpoint
+    }
+
+    @Test(arguments: TestTransport.all)
+    func aStreamsFirstChunkComesBeforeTheBodyEnds(_ kind: TestTransport) async throws {
+        let transport = Forwarding(base: kind.make())
+        // One byte a second, four in all: the first comes after about one second.
+        let start = DispatchTime.now().uptimeNanoseconds
+        var firstChunkAfter: Double?
+        var received = 0
+        for try await chunk in router(transport).stream(endpoint("drip?bytes=4")) {
+            if firstChunkAfter == nil { firstChunkAfter = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+            received += chunk.count
+        }
+        #expect(received == 4)
+        let first = try #require(firstChunkAfter)
+        #expect(first < 3, "the first chunk came after \(first) s, with the whole body")
+        #expect(transport.sent.withLock { $0 } == 1)
+    }
+
+    @Test(arguments: TestTransport.all)
+    func aDownloadGoesToItsFileAsItArrives(_ kind: TestTransport) async throws {
+        let transport = Forwarding(base: kind.make())
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("forwarded.bin")
+        let size = 8 << 20
+        let log = ProgressLog()
+        let response = try await router(transport).request(
+            endpoint("bytes/\(size)?seed=fw", task: .download(DownloadDestination(file)))
+        ) { log.record($0) }
+        #expect(response.fileURL == file)
+        #expect(response.data.isEmpty)
+        #expect(try sha256(ofFile: file) == (try await fixtureDigest(bytes: size, seed: "fw")))
+        #expect(log.all.count > 2, "\(log.all.count) progress events")
+        #expect(log.isMonotonicAndComplete)
+    }
+
+    @Test(arguments: TestTransport.all)
+    func anUploadReportsProgressAsItIsSent(_ kind: TestTransport) async throws {
+        let transport = Forwarding(base: kind.make())
+        let size = 8 << 20
+        let log = ProgressLog()
+        let response = try await router(transport).request(
+            endpoint("upload", .post, task: .uploadData(Data(repeating: 7, count: size), contentType: "application/octet-stream"))
+        ) { log.record($0) }
+        let echo = try #require(try JSONSerialization.jsonObject(with: response.data) as? [String: Any])
+        #expect(echo["size"] as? Int == size)
+        #expect(log.all.count > 2, "\(log.all.count) progress events")
+        #expect(log.isMonotonicAndComplete)
+    }
+}
