@@ -51,6 +51,8 @@ final class StreamTaskCall: SessionTaskHandler, Sendable {
     }
 
     func didReceive(_ response: URLResponse) {
+        // An interim response (103 Early Hints) is not the head: the final one follows it.
+        if let http = response as? HTTPURLResponse, (100..<200).contains(http.statusCode) { return }
         let head = state.withLock { state in
             state.response = response as? HTTPURLResponse
             let head = state.head
@@ -83,8 +85,10 @@ final class StreamTaskCall: SessionTaskHandler, Sendable {
             buffer.finish(throwing: nil)
             return
         }
+        // After the head, a challenge's cancellation ends the 401's body; it is not a cancelled
+        // request (the stream failed with `URLError(.cancelled)` before).
         let outcome = TaskOutcome.result(
-            body: Data(), response: response, error: error, challenge: nil, method: method, bodyBytes: received)
+            body: Data(), response: response, error: error, challenge: challengeResponse, method: method, bodyBytes: received)
         switch outcome {
         case .success: buffer.finish(throwing: nil)
         case .failure(let failure): buffer.finish(throwing: failure)
