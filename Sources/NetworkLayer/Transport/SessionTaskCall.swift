@@ -4,22 +4,12 @@ import FoundationNetworking
 #endif
 
 /// One request driven by ``SessionDelegate`` (a body kept in memory, an upload or a download):
-/// collects the response, writes a download's 2xx body to its file as it arrives, reports
-/// progress, and hands the outcome to its completion exactly once. A body kept in memory that
-/// passes its limit ends the call at once (``ResponseSizeLimit``).
+/// collects the response, hands its body to a ``ResponseBodySink`` (which writes a download's 2xx
+/// body to its file as it arrives), reports progress, and hands the outcome to its completion
+/// exactly once. A body kept in memory that passes its limit ends the call at once
+/// (``ResponseSizeLimit``).
 final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
-    /// Where the response body goes.
-    enum BodyTarget {
-        /// Kept in memory (an upload's response).
-        case memory
-        /// A 2xx body written to this file (appended for a 206); any other kept in memory.
-        case file(URL)
-    }
-
-    private let target: BodyTarget
     private let progress: TransferProgressHandler
-    /// The largest body kept in memory, in bytes.
-    private let maximumBodySize: Int
     /// The request's method: a `HEAD` response has no body to count.
     private let method: String?
     /// The body of a streamed upload, opened anew each time libcurl asks for it.
@@ -29,26 +19,19 @@ final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
     /// completion is set from the calling thread and the call may be stopped from any.
     private struct State {
         var completion: (@Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void)?
-        /// Cancelled when the body kept in memory passes ``maximumBodySize``, or a write to the
-        /// download's file fails.
+        /// Cancelled when the body kept in memory passes its limit, or the download's file
+        /// cannot be opened or written.
         var task: URLSessionTask?
         var response: HTTPURLResponse?
-        var body = Data()
-        var file: FileHandle?
-        var didOpenFile = false
-        var fileFailure: (any Error)?
-        var received: Int64 = 0
-        /// Where this response's body starts in the file: a resumed download appends.
-        var fileStart: Int64 = 0
-        var expected: Int64?
+        /// Under the lock with the rest, so that a cancellation closes the file between two
+        /// chunks, never during one.
+        var sink: ResponseBodySink
         var stopped = false
 
         /// Ends the call: nothing more is written or kept; returns who still waits for the outcome.
         mutating func stop() -> (@Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void)? {
             stopped = true
-            try? file?.close()
-            file = nil
-            body = Data()
+            sink.close()
             task = nil
             let waiting = completion
             completion = nil
@@ -56,15 +39,14 @@ final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
         }
     }
 
-    private let state = Locked(State())
+    private let state: Locked<State>
 
     init(
-        target: BodyTarget, method: String?, maximumBodySize: Int, progress: @escaping TransferProgressHandler,
+        target: ResponseBodySink.Target, method: String?, maximumBodySize: Int, progress: @escaping TransferProgressHandler,
         upload: StreamedUpload? = nil
     ) {
-        self.target = target
+        state = Locked(State(sink: ResponseBodySink(target: target, maximumBodySize: maximumBodySize)))
         self.method = method
-        self.maximumBodySize = maximumBodySize
         self.progress = progress
         self.upload = upload
     }
@@ -102,60 +84,53 @@ final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
     }
 
     func didReceive(_ response: URLResponse) {
-        state.withLock { state in
-            guard let http = response as? HTTPURLResponse, !state.stopped else { return }
+        let after = state.withLock { state -> FollowUp in
+            guard let http = response as? HTTPURLResponse, !state.stopped else { return .nothing }
             state.response = http
-            guard case .file(let url) = target, (200..<300).contains(http.statusCode) else { return }
             do {
-                let opened = try DownloadFile.open(url, for: http)
-                state.file = opened.handle
-                state.didOpenFile = true
-                state.received = opened.offset
-                state.fileStart = opened.offset
-                state.expected = opened.total
+                try state.sink.begin(http)
+                return .nothing
             } catch {
-                state.fileFailure = error
+                // The download's file cannot be opened: the task ends now with that error, as on
+                // CurlTransport, rather than receiving a body it would drop.
+                return .end(error, state.task)
             }
         }
+        act(on: after)
     }
 
-    /// What a chunk leads to, done once the lock is released.
-    private enum AfterChunk {
+    /// What a callback leads to, done once the lock is released.
+    private enum FollowUp {
         case nothing
         case progress(Int64, Int64?)
-        /// The download's file could not be written: the transfer ends with that error.
+        /// The download's file could not be written: the task is cancelled, and its end delivers
+        /// the sink's failure.
         case cancel(URLSessionTask?)
-        /// The body kept in memory passed its limit.
-        case tooLarge(URLSessionTask?)
+        /// The body kept in memory passed its limit, or the file could not be opened: the call
+        /// ends now with this error.
+        case end(any Error, URLSessionTask?)
     }
 
     func didReceive(_ data: Data) {
-        let after = state.withLock { state -> AfterChunk in
+        let after = state.withLock { state -> FollowUp in
             if state.stopped { return .nothing }
-            if let file = state.file, case .file(let url) = target {
-                do {
-                    try DownloadFile.write(data, to: file, at: url)
-                } catch {
-                    // A full disk or a file-size limit: the transfer ends now with this error, and
-                    // what follows is not buffered instead.
-                    state.fileFailure = error
-                    try? file.close()
-                    state.file = nil
-                    state.stopped = true
-                    return .cancel(state.task)
-                }
-                state.received += Int64(data.count)
-                return .progress(state.received, state.expected)
+            do {
+                guard let (received, expected) = try state.sink.take(data) else { return .nothing }
+                return .progress(received, expected)
+            } catch is DownloadError {
+                // A full disk or a file-size limit: nothing more is written, and the task's end
+                // delivers this error.
+                state.stopped = true
+                return .cancel(state.task)
+            } catch {
+                return .end(error, state.task)
             }
-            // The download's file could not be opened: the body is dropped, not buffered, and
-            // the transfer fails with that error at its end.
-            guard state.fileFailure == nil else { return .nothing }
-            guard !ResponseSizeLimit.isExceeded(holding: state.body.count, adding: data.count, limit: maximumBodySize) else {
-                return .tooLarge(state.task)
-            }
-            state.body.append(data)
-            return .nothing
         }
+        act(on: after)
+    }
+
+    /// Reports or cancels outside the lock: a progress handler or a cancellation may call back in.
+    private func act(on after: FollowUp) {
         switch after {
         case .nothing:
             break
@@ -163,31 +138,28 @@ final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
             progress(done, total)
         case .cancel(let task):
             task?.cancelWithoutWaiting()
-        case .tooLarge(let task):
-            end(with: ResponseSizeLimit.error(limit: maximumBodySize))
+        case .end(let error, let task):
+            end(with: error)
             task?.cancelWithoutWaiting()
         }
     }
 
     func complete(error: (any Error)?, challengeResponse: HTTPURLResponse?) {
-        let (completion, response, body, fileFailure, bodyBytes) = state.withLock { state in
+        let (completion, response, failure, finished) = state.withLock { state in
             let completion = state.completion
             state.completion = nil
-            try? state.file?.close()
-            state.file = nil
             state.task = nil
-            let bodyBytes = state.didOpenFile ? state.received - state.fileStart : Int64(state.body.count)
-            return (completion, state.response, state.body, state.fileFailure, bodyBytes)
+            return (completion, state.response, state.sink.failure, state.sink.finish())
         }
         guard let completion else { return }
-        if let fileFailure {
-            completion(.failure(fileFailure))
+        if let failure {
+            completion(.failure(failure))
             return
         }
         completion(
             TaskOutcome.result(
-                body: body, response: response, error: error, challenge: challengeResponse, method: method,
-                bodyBytes: bodyBytes))
+                body: finished.body, response: response, error: error, challenge: challengeResponse, method: method,
+                bodyBytes: finished.bodyBytes))
     }
 }
 
