@@ -4,25 +4,16 @@ import NetworkLayer
 import FoundationNetworking
 #endif
 
-/// One `send`, `upload` or `download` of ``CurlTransport``, over the engine's events. It collects
-/// the body (or writes a download's 2xx body to its file), reports progress, and calls its
-/// completion exactly once: at completion, or at once on cancellation.
+/// One `send`, `upload` or `download` of ``CurlTransport``, over the engine's events. It hands the
+/// body to a `ResponseBodySink` (which keeps it, or writes a download's 2xx body to its file),
+/// reports progress, and calls its completion exactly once: at completion, or at once on
+/// cancellation.
 ///
 /// `@unchecked Sendable`: every mutable field is used with `lock` held. The lock is recursive
 /// and held while progress is reported, so that once ``cancel()`` returns nothing more is
 /// reported or written, even when a progress handler itself cancels.
 final class CurlCall: CurlTransferDelegate, @unchecked Sendable {
-    enum Sink {
-        /// Keep the body in memory.
-        case memory
-        /// Write a 2xx body to this file (appended for a 206 that continues it); keep any other
-        /// in memory.
-        case file(URL)
-    }
-
     private let lock = NSRecursiveLock()
-    private let sink: Sink
-    private let maximumBodySize: Int
     /// The request's URL, reduced to `scheme://host:port/path` only when an error needs it.
     private let url: URL
     private var redactedURL: URL? { CurlRequest.redacted(url) }
@@ -32,19 +23,15 @@ final class CurlCall: CurlTransferDelegate, @unchecked Sendable {
     private var handle: CurlTransferHandle?
     private var isStopped = false
     private var response: HTTPURLResponse?
-    private var body = Data()
-    private var file: FileHandle?
-    private var received: Int64 = 0
-    private var expected: Int64?
-    /// A failure of ours (the file, the size limit) that replaces the engine's "cancelled".
-    private var failure: (any Error)?
+    /// The body's rules, shared with URLSessionTransport; its failure (the file, the size limit)
+    /// replaces the engine's "cancelled".
+    private var sink: ResponseBodySink
 
     init(
-        sink: Sink, maximumBodySize: Int, url: URL,
+        target: ResponseBodySink.Target, maximumBodySize: Int, url: URL,
         sendProgress: TransferProgressHandler? = nil, receiveProgress: TransferProgressHandler? = nil
     ) {
-        self.sink = sink
-        self.maximumBodySize = maximumBodySize
+        sink = ResponseBodySink(target: target, maximumBodySize: maximumBodySize)
         self.url = url
         self.sendProgress = sendProgress
         self.receiveProgress = receiveProgress
@@ -69,7 +56,7 @@ final class CurlCall: CurlTransferDelegate, @unchecked Sendable {
     func cancel() {
         lock.lock()
         isStopped = true
-        closeFile()
+        sink.close()
         let completion = self.completion
         self.completion = nil
         let handle = self.handle
@@ -82,11 +69,6 @@ final class CurlCall: CurlTransferDelegate, @unchecked Sendable {
         CurlFailure.error(.cancelled, "The request was cancelled.", url: redactedURL)
     }
 
-    private func closeFile() {
-        try? file?.close()
-        file = nil
-    }
-
     // MARK: Engine events, on the engine's thread
 
     func transferDidReceive(head: HTTPURLResponse) -> CurlDisposition {
@@ -94,15 +76,10 @@ final class CurlCall: CurlTransferDelegate, @unchecked Sendable {
         defer { lock.unlock() }
         guard !isStopped else { return .abort }
         response = head
-        guard case .file(let url) = sink, (200..<300).contains(head.statusCode) else { return .proceed }
         do {
-            let opened = try DownloadFile.open(url, for: head)
-            file = opened.handle
-            received = opened.offset
-            expected = opened.total
+            try sink.begin(head)
             return .proceed
         } catch {
-            failure = error
             return .abort
         }
     }
@@ -111,24 +88,14 @@ final class CurlCall: CurlTransferDelegate, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard !isStopped else { return .abort }
-        if let file, case .file(let url) = sink {
-            do {
-                try DownloadFile.write(chunk, to: file, at: url)
-            } catch {
-                failure = error
-                return .abort
+        do {
+            if let (received, expected) = try sink.take(chunk) {
+                receiveProgress?(received, expected)
             }
-            received += Int64(chunk.count)
-            receiveProgress?(received, expected)
             return .proceed
-        }
-        guard !ResponseSizeLimit.isExceeded(holding: body.count, adding: chunk.count, limit: maximumBodySize) else {
-            failure = ResponseSizeLimit.error(limit: maximumBodySize)
-            body = Data()
+        } catch {
             return .abort
         }
-        body.append(contentsOf: chunk)
-        return .proceed
     }
 
     func transferDidSend(_ sent: Int64, of total: Int64) {
@@ -140,11 +107,11 @@ final class CurlCall: CurlTransferDelegate, @unchecked Sendable {
 
     func transferDidComplete(error: URLError?) {
         lock.lock()
-        closeFile()
         isStopped = true
         let completion = self.completion
         self.completion = nil
-        let (failure, response, body) = (self.failure, self.response, self.body)
+        let (failure, response) = (sink.failure, self.response)
+        let body = sink.finish().body
         lock.unlock()
         guard let completion else { return }
         if let failure {

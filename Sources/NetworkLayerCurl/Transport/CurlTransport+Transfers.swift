@@ -17,7 +17,7 @@ extension CurlTransport: DirectTransfers {
         guard !Task.isCancelled else { throw URLError.cancelledBeforeSending }
         let request = try prepare(request, body: body)
         let call = CurlCall(
-            sink: .memory, maximumBodySize: configuration.maximumResponseSize, url: request.originalURL,
+            target: .memory, maximumBodySize: configuration.maximumResponseSize, url: request.originalURL,
             sendProgress: progress)
         return try await awaitCallback { start(request, call: call, completion: $0) }.get()
     }
@@ -32,7 +32,7 @@ extension CurlTransport: DirectTransfers {
         guard !Task.isCancelled else { throw URLError.cancelledBeforeSending }
         let request = try prepare(request)
         let call = CurlCall(
-            sink: .file(file), maximumBodySize: configuration.maximumResponseSize, url: request.originalURL,
+            target: .file(file), maximumBodySize: configuration.maximumResponseSize, url: request.originalURL,
             receiveProgress: progress)
         return try await awaitCallback { start(request, call: call, completion: $0) }.get()
     }

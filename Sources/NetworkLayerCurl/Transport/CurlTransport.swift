@@ -144,7 +144,7 @@ extension CurlTransport: CallbackTransport {
     package func start(_ request: URLRequest, completion: @escaping Completion) -> @Sendable () -> Void {
         do {
             let curlRequest = try prepare(request)
-            let call = CurlCall(sink: .memory, maximumBodySize: configuration.maximumResponseSize, url: curlRequest.originalURL)
+            let call = CurlCall(target: .memory, maximumBodySize: configuration.maximumResponseSize, url: curlRequest.originalURL)
             return start(curlRequest, call: call, completion: completion)
         } catch {
             completion(.failure(error))
