@@ -58,7 +58,8 @@ package protocol DirectTransfers: HTTPTransport {
         -> (Data, HTTPURLResponse)
 }
 
-/// The consumers of a streamed response behind the forms above.
+/// The consumer of a streamed response behind the forms above: the same ``ResponseBodySink``
+/// that the package's transports feed from their own callbacks.
 package enum TransportForms {
     /// The body of `streamed` read whole, at most `limit` bytes of it.
     ///
@@ -67,14 +68,7 @@ package enum TransportForms {
     package static func collect(
         _ streamed: StreamedResponse, limit: Int = ResponseSizeLimit.defaultLimit
     ) async throws -> (Data, HTTPURLResponse) {
-        var body = Data()
-        for try await chunk in streamed.body {
-            guard !ResponseSizeLimit.isExceeded(holding: body.count, adding: chunk.count, limit: limit) else {
-                throw ResponseSizeLimit.error(limit: limit)
-            }
-            body.append(chunk)
-        }
-        return (body, streamed.response)
+        try await consume(streamed, into: .memory, limit: limit, progress: { _, _ in })
     }
 
     /// The body of `streamed` written into `file` when its status is 2xx (see
@@ -82,16 +76,23 @@ package enum TransportForms {
     package static func download(
         _ streamed: StreamedResponse, to file: URL, progress: TransferProgressHandler
     ) async throws -> (Data, HTTPURLResponse) {
-        let response = streamed.response
-        guard (200..<300).contains(response.statusCode) else { return try await collect(streamed) }
-        let opened = try DownloadFile.open(file, for: response)
-        defer { try? opened.handle.close() }
-        var written = opened.offset
-        for try await chunk in streamed.body {
-            try DownloadFile.write(chunk, to: opened.handle, at: file)
-            written += Int64(chunk.count)
-            progress(written, opened.total)
+        try await consume(streamed, into: .file(file), limit: ResponseSizeLimit.defaultLimit, progress: progress)
+    }
+
+    private static func consume(
+        _ streamed: StreamedResponse, into target: ResponseBodySink.Target, limit: Int, progress: TransferProgressHandler
+    ) async throws -> (Data, HTTPURLResponse) {
+        var sink = ResponseBodySink(target: target, maximumBodySize: limit)
+        do {
+            try sink.begin(streamed.response)
+            // Leaving the loop early drops the iterator, which stops the transfer.
+            for try await chunk in streamed.body {
+                if let (received, expected) = try sink.take(chunk) { progress(received, expected) }
+            }
+        } catch {
+            sink.close()
+            throw error
         }
-        return (Data(), response)
+        return (sink.finish().body, streamed.response)
     }
 }
