@@ -52,17 +52,45 @@ func runCurlBenchmarks(server: URL) async throws {
         row("  ratio CurlTransport alone / URLSession (median, range)", "\(alone.ratio)")
     }
 
-    print("\n## The curl command line on the same route (libcurl's ceiling here)")
-    for (label, arguments) in [
-        ("curl, one at a time", ["-s", "-o", "/dev/null", url.absoluteString + "&n=[1-5000]"]),
-        ("curl --parallel --parallel-max 16", ["-s", "-Z", "--parallel-max", "16", "-o", "/dev/null", url.absoluteString + "&n=[1-5000]"]),
-    ] {
-        guard let rates = curlCommandRates(arguments, requests: 5_000, runs: 3) else {
-            row(label, "(curl not found)")
+    print("\n## Router + CurlTransport vs the curl command line on the same route (libcurl's ceiling here)")
+    print("(blocks A B B A, 4 rounds of 5,000; A = one curl process, keep-alive; ratio = B's throughput / A's per round)")
+    for (label, width, parallel) in [("one at a time", 1, [String]()), ("16 in flight", 16, ["-Z", "--parallel-max", "16"])] {
+        let arguments = ["-s"] + parallel + ["-o", "/dev/null", url.absoluteString + "&n=[1-5000]"]
+        guard let comparison = try await interleavedWithCurlCommand(arguments, requests: 5_000, rounds: 4, width: width, b: curl) else {
+            row("curl command line, \(label)", "(curl not found)")
             continue
         }
-        row(label, "\(Int(rates.median)) req/s (range \(Int(rates.min))–\(Int(rates.max)))")
+        row("curl command line, \(label)", "\(Int(comparison.a.median)) req/s")
+        row("Router + CurlTransport, \(label)", "\(Int(comparison.b.median)) req/s")
+        row("  ratio Router + CurlTransport / curl command line (median, range)", "\(comparison.ratio)")
     }
+}
+
+/// The `curl` command line with `arguments` (one process sending `requests` requests) as A,
+/// against `requests` calls of `b` with at most `width` in flight, in blocks A B B A.
+func interleavedWithCurlCommand(
+    _ arguments: [String], requests: Int, rounds: Int, width: Int, b: @escaping @Sendable () async throws -> Void
+) async throws -> Comparison? {
+    var rates: (a: [Double], b: [Double]) = ([], [])
+    var ratios: [Double] = []
+    for _ in 0..<rounds {
+        var seconds = (a: 0.0, b: 0.0)
+        for isA in [true, false, false, true] {
+            let start = DispatchTime.now().uptimeNanoseconds
+            if isA {
+                guard curlCommandRates(arguments, requests: requests, runs: 1) != nil else { return nil }
+            } else {
+                try await inFlight(requests, width: width, b)
+            }
+            let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            if isA { rates.a.append(Double(requests) / wall) } else { rates.b.append(Double(requests) / wall) }
+            if isA { seconds.a += wall } else { seconds.b += wall }
+        }
+        ratios.append(seconds.a / seconds.b)
+    }
+    return Comparison(
+        a: Spread(values: rates.a), b: Spread(values: rates.b), ratio: Spread(values: ratios),
+        aCPUMicroseconds: 0, bCPUMicroseconds: 0, aContextSwitches: 0, bContextSwitches: 0)
 }
 
 /// Requests per second of the `curl` command line with `arguments`, over `runs` runs.
