@@ -111,3 +111,19 @@ func curlCommandRates(_ arguments: [String], requests: Int, runs: Int) -> Spread
     }
     return Spread(values: rates)
 }
+
+/// `requests` GETs of the fast route through Router + CurlTransport, 16 in flight, and nothing
+/// else in the process: what `perf record` is pointed at to see where a request's time goes.
+func runCurlLoad(server: URL, requests: Int) async throws {
+    let router = Router<BenchEndpoint>(transport: CurlTransport())
+    let endpoint = BenchEndpoint(baseURL: server)
+    let send: @Sendable () async throws -> Void = {
+        guard try await router.request(endpoint).statusCode == 200 else { throw URLError(.badServerResponse) }
+    }
+    let before = ProcessUsage.now()
+    let start = DispatchTime.now().uptimeNanoseconds
+    try await inFlight(requests, width: 16, send)
+    let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let cpu = ProcessUsage.now().cpuSeconds - before.cpuSeconds
+    row("Router + CurlTransport, 16 in flight", "\(Int(Double(requests) / wall)) req/s, \(format(cpu / Double(requests) * 1e6, 1)) µs CPU/request")
+}

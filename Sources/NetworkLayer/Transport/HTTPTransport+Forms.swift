@@ -11,9 +11,9 @@ extension HTTPTransport {
     /// status.
     ///
     /// - Throws: As ``execute(_:body:progress:)``; `URLError(.dataLengthExceedsMaximum)` once the
-    ///   body passes ``defaultMaximumResponseSize`` (32 MiB) (the transfer is stopped then).
+    ///   body passes ``maximumResponseSize`` (the transfer is stopped then).
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        try await TransportForms.collect(execute(request, body: nil, progress: { _, _ in }))
+        try await TransportForms.collect(execute(request, body: nil, progress: { _, _ in }), limit: maximumResponseSize)
     }
 
     /// Sends `request` and returns as soon as the head has arrived, with the body to read as it
@@ -27,7 +27,7 @@ extension HTTPTransport {
     public func upload(_ request: URLRequest, body: UploadBody, progress: @escaping TransferProgressHandler) async throws
         -> (Data, HTTPURLResponse)
     {
-        try await TransportForms.collect(execute(request, body: body, progress: progress))
+        try await TransportForms.collect(execute(request, body: body, progress: progress), limit: maximumResponseSize)
     }
 
     /// Sends `request` and writes a 2xx body into `file` as it arrives, reporting bytes received:
@@ -40,7 +40,8 @@ extension HTTPTransport {
     public func download(_ request: URLRequest, to file: URL, progress: @escaping TransferProgressHandler) async throws
         -> (Data, HTTPURLResponse)
     {
-        try await TransportForms.download(execute(request, body: nil, progress: { _, _ in }), to: file, progress: progress)
+        try await TransportForms.download(
+            execute(request, body: nil, progress: { _, _ in }), to: file, limit: maximumResponseSize, progress: progress)
     }
 }
 
@@ -65,18 +66,17 @@ package enum TransportForms {
     ///
     /// - Throws: The body's error; `URLError(.dataLengthExceedsMaximum)` past `limit`, the rest
     ///   of the transfer stopped.
-    package static func collect(
-        _ streamed: StreamedResponse, limit: Int = ResponseSizeLimit.defaultLimit
-    ) async throws -> (Data, HTTPURLResponse) {
+    package static func collect(_ streamed: StreamedResponse, limit: Int) async throws -> (Data, HTTPURLResponse) {
         try await consume(streamed, into: .memory, limit: limit, progress: { _, _ in })
     }
 
     /// The body of `streamed` written into `file` when its status is 2xx (see
-    /// ``HTTPTransport/download(_:to:progress:)``), and read whole otherwise.
+    /// ``HTTPTransport/download(_:to:progress:)``), and read whole, at most `limit` bytes of it,
+    /// otherwise.
     package static func download(
-        _ streamed: StreamedResponse, to file: URL, progress: TransferProgressHandler
+        _ streamed: StreamedResponse, to file: URL, limit: Int, progress: TransferProgressHandler
     ) async throws -> (Data, HTTPURLResponse) {
-        try await consume(streamed, into: .file(file), limit: ResponseSizeLimit.defaultLimit, progress: progress)
+        try await consume(streamed, into: .file(file), limit: limit, progress: progress)
     }
 
     private static func consume(

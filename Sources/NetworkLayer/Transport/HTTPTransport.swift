@@ -29,6 +29,7 @@ import FoundationNetworking
 ///     func headersAdded(to request: URLRequest) -> HTTPHeaders? {
 ///         base.headersAdded(to: request)
 ///     }
+///     var maximumResponseSize: Int { base.maximumResponseSize }
 /// }
 /// let router = Router<MovieApi>(transport: RecordingTransport(base: URLSessionTransport()))
 /// ```
@@ -44,6 +45,13 @@ public protocol HTTPTransport: Sendable {
     ///   statuses are not errors here: the router validates them.
     func execute(_ request: URLRequest, body: UploadBody?, progress: @escaping TransferProgressHandler) async throws
         -> StreamedResponse
+
+    /// The largest response body, in bytes, that ``send(_:)`` and ``upload(_:body:progress:)``
+    /// keep in memory: past it they stop the transfer and throw
+    /// `URLError(.dataLengthExceedsMaximum)` (``NetworkError/responseTooLarge(limit:)`` through
+    /// the router). ``defaultMaximumResponseSize`` (32 MiB) unless a transport says otherwise;
+    /// one that wraps another returns the wrapped one's.
+    var maximumResponseSize: Int { get }
 
     /// The headers this transport puts on the wire for `request` by itself, besides the
     /// request's own: the `Cookie` from its cookie storage, a session's additional headers.
@@ -76,4 +84,7 @@ extension HTTPTransport {
     /// `nil`: a transport that does not say what it adds is taken to add credentials the
     /// cache cannot see, and the router's cache neither answers nor stores its requests.
     public func headersAdded(to request: URLRequest) -> HTTPHeaders? { nil }
+
+    /// ``defaultMaximumResponseSize``: 32 MiB.
+    public var maximumResponseSize: Int { Self.defaultMaximumResponseSize }
 }

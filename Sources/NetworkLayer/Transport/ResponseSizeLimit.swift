@@ -18,14 +18,11 @@ extension HTTPTransport {
     /// ```swift
     /// let router = Router<MovieApi>(transport: URLSessionTransport(maximumResponseSize: 128 * 1_048_576))
     /// ```
-    public static var defaultMaximumResponseSize: Int { ResponseSizeLimit.defaultLimit }
+    public static var defaultMaximumResponseSize: Int { 32 * 1_048_576 }
 }
 
 /// The one check of a transport's limit on the body it keeps in memory, and its error.
 package enum ResponseSizeLimit {
-    /// ``HTTPTransport/defaultMaximumResponseSize``: 32 MiB.
-    package static let defaultLimit = 32 * 1_048_576
-
     /// Whether `count` more bytes take a body of `held` bytes past `limit` (a negative limit is
     /// 0). `held` never passes the limit, since a body that would is dropped.
     package static func isExceeded(holding held: Int, adding count: Int, limit: Int) -> Bool {

@@ -43,7 +43,8 @@ extension URLSessionTransport: DirectTransfers {
     /// file and download tasks leave Foundation's temporary files behind.
     public func download(_ request: URLRequest, to file: URL, progress: @escaping TransferProgressHandler) async throws -> (Data, HTTPURLResponse) {
         guard let (session, delegate) = ownedTransferSession else {
-            return try await TransportForms.download(execute(request, body: nil, progress: { _, _ in }), to: file, progress: progress)
+            return try await TransportForms.download(
+                execute(request, body: nil, progress: { _, _ in }), to: file, limit: maximumResponseSize, progress: progress)
         }
         let limit = maximumResponseSize
         return try await run(delegate: delegate) {

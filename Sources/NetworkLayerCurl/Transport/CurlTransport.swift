@@ -47,6 +47,9 @@ public struct CurlTransport: HTTPTransport {
         self.owner = EngineOwner(settings: configuration.engineSettings)
     }
 
+    /// ``Configuration/maximumResponseSize``.
+    public var maximumResponseSize: Int { configuration.maximumResponseSize }
+
     var engine: CurlEngine {
         get throws {
             guard let engine = owner.engine else {

@@ -88,4 +88,32 @@ struct ForwardingTransportTests {
         #expect(log.all.count > 2, "\(log.all.count) progress events")
         #expect(log.isMonotonicAndComplete)
     }
+
+    /// A transport that keeps bodies up to `limit` bytes, over a stub: no wire.
+    struct Limited: HTTPTransport {
+        let base: StubTransport
+        let maximumResponseSize: Int
+
+        func execute(_ request: URLRequest, body: UploadBody?, progress: @escaping TransferProgressHandler) async throws
+            -> StreamedResponse
+        {
+            try await base.execute(request, body: body, progress: progress)
+        }
+    }
+
+    @Test func aBodyIsKeptUpToTheTransportsOwnLimit() async throws {
+        let body = Data(repeating: 1, count: 33 << 20)
+        let large = Limited(base: StubTransport(StubResponse(data: body)), maximumResponseSize: 40 << 20)
+        let response = try await Router<TestEndpoint>(transport: large, callbackQueue: DispatchQueue(label: "limit"))
+            .request(endpoint("large"))
+        #expect(response.data.count == body.count)
+
+        let small = Limited(base: StubTransport(StubResponse(data: Data(count: 2048))), maximumResponseSize: 1024)
+        do {
+            _ = try await Router<TestEndpoint>(transport: small, callbackQueue: DispatchQueue(label: "limit")).request(endpoint("small"))
+            Issue.record("a body past the limit was kept")
+        } catch NetworkError.responseTooLarge(let limit) {
+            #expect(limit == 1024)
+        }
+    }
 }
