@@ -35,22 +35,28 @@ final class CurlEasyTransfer: @unchecked Sendable {
     var isReceivePaused = false
     private var reportedSent: Int64 = -1
 
-    /// Creates the easy handle and sets every option.
+    /// Takes `easy`, a new or reset easy handle that no multi handle holds, and sets every option.
     ///
-    /// - Throws: `URLError` when the body's file cannot be opened or libcurl refuses an option.
-    init(id: UInt64, request: CurlRequest, settings: CurlEngine.Settings, delegate: any CurlTransferDelegate) throws {
+    /// - Throws: `URLError` when the body's file cannot be opened or libcurl refuses an option;
+    ///   the handle is freed then.
+    init(
+        id: UInt64, request: CurlRequest, easy: UnsafeMutableRawPointer, settings: CurlEngine.Settings,
+        delegate: any CurlTransferDelegate
+    ) throws {
         self.id = id
         self.request = request
         self.delegate = delegate
-        self.upload = try request.body.map(CurlUploadSource.init)
         self.errorBuffer = .allocate(capacity: Int(nlcurl_error_size))
         errorBuffer.initialize(repeating: 0, count: Int(nlcurl_error_size))
         self.lastActivity = DispatchTime.now().uptimeNanoseconds
         self.idleTimeout = request.idleTimeout.map { UInt64(min($0, 1_000_000) * 1_000_000_000) }
-        guard let easy = curl_easy_init() else {
-            throw CurlFailure.error(.unknown, "libcurl could not create a transfer.", url: request.redactedURL)
-        }
         self.easy = easy
+        do {
+            self.upload = try request.body.map(CurlUploadSource.init)
+        } catch {
+            self.upload = nil
+            throw error
+        }
         try configure(easy, settings: settings)
     }
 
@@ -59,11 +65,12 @@ final class CurlEasyTransfer: @unchecked Sendable {
         errorBuffer.deallocate()
     }
 
-    /// Frees the easy handle and the header list; the engine calls it right after removing the
-    /// handle from the multi handle, before telling the delegate.
-    func cleanUp() {
+    /// Frees the easy handle, or hands it to `recycle`, and frees the header list; the engine
+    /// calls it right after removing the handle from the multi handle, before telling the
+    /// delegate.
+    func cleanUp(recycling recycle: ((UnsafeMutableRawPointer) -> Void)? = nil) {
         if let easy {
-            curl_easy_cleanup(easy)
+            if let recycle { recycle(easy) } else { curl_easy_cleanup(easy) }
             self.easy = nil
         }
         if let headerList {

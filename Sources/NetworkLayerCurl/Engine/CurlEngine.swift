@@ -61,6 +61,15 @@ final class CurlEngine: @unchecked Sendable {
 
     private let shared = Locked(Shared())
 
+    /// Easy handles of finished transfers, reset and detached from the share, for the next
+    /// transfers: libcurl advises reusing them, and a new one cost every request 4 allocations and
+    /// about 5.5 KB (`peers allocations`: 125.1 → 121.1 allocations and 33.0 → 27.5 KB a request,
+    /// 2026-11-26). Any thread takes one (``makeEasyHandle()``); only the engine's thread puts one
+    /// back (``recycle(_:)``), after removing it from the multi handle.
+    private let idleHandles = Locked<[UnsafeMutableRawPointer]>([])
+    /// At most this many idle handles are kept; more are freed.
+    static let idleHandleLimit = 32
+
     // Engine thread.
     private var transfers: [UInt64: CurlEasyTransfer] = [:]
     private var transferByHandle: [UnsafeMutableRawPointer: CurlEasyTransfer] = [:]
@@ -114,10 +123,19 @@ final class CurlEngine: @unchecked Sendable {
             shared.nextID &+= 1
             return shared.nextID
         }
-        return try CurlEasyTransfer(id: id, request: request, settings: settings, delegate: delegate)
+        guard let easy = makeEasyHandle() else {
+            throw CurlFailure.error(.unknown, "libcurl could not create a transfer.", url: request.redactedURL)
+        }
+        return try CurlEasyTransfer(id: id, request: request, easy: easy, settings: settings, delegate: delegate)
     }
 
     /// Hands `transfer` to the engine's thread.
+    /// An easy handle for a new transfer: an idle one, reset, or a new one; `nil` when libcurl
+    /// cannot make one.
+    func makeEasyHandle() -> UnsafeMutableRawPointer? {
+        idleHandles.withLock { $0.popLast() } ?? curl_easy_init()
+    }
+
     func start(_ transfer: CurlEasyTransfer) -> CurlTransferHandle {
         send(.start(transfer))
         return CurlTransferHandle(engine: self, id: transfer.id)
@@ -184,6 +202,9 @@ final class CurlEngine: @unchecked Sendable {
         for transfer in Array(transfers.values) {
             finish(transfer, error: Self.shutDownError(transfer))
         }
+        for easy in idleHandles.withLock({ handles in defer { handles = [] }; return handles }) {
+            curl_easy_cleanup(easy)
+        }
         shared.withLock { $0.isClosed = true }
     }
 
@@ -249,8 +270,27 @@ final class CurlEngine: @unchecked Sendable {
             transferByHandle[easy] = nil
             curl_multi_remove_handle(multi, easy)
         }
-        transfer.cleanUp()
+        transfer.cleanUp(recycling: recycle)
         transfer.delegate.transferDidComplete(error: error)
+    }
+
+    /// Keeps `easy`, which has left the multi handle, for a later transfer. Detached from the
+    /// share first, so that an idle handle freed on another thread (a transfer that never
+    /// started) does not touch the share, which only this thread may.
+    private func recycle(_ easy: UnsafeMutableRawPointer) {
+        _ = nlcurl_easy_setopt_pointer(easy, CURLOPT_SHARE, nil)
+        curl_easy_reset(easy)
+        let kept = idleHandles.withLock { handles -> Bool in
+            guard handles.count < Self.idleHandleLimit else { return false }
+            handles.append(easy)
+            return true
+        }
+        if !kept { curl_easy_cleanup(easy) }
+    }
+
+    /// The number of idle easy handles kept (for tests).
+    var idleHandleCount: Int {
+        idleHandles.withLock { $0.count }
     }
 
     private func expireIdleTransfers(at now: UInt64) {
