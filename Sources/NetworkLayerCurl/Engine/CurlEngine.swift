@@ -205,9 +205,11 @@ final class CurlEngine: @unchecked Sendable {
         for transfer in Array(transfers.values) {
             finish(transfer, error: Self.shutDownError(transfer))
         }
-        for easy in idleHandles.withLock({ handles in defer { handles = [] }; return handles }) {
-            curl_easy_cleanup(easy)
+        let idle = idleHandles.withLock { handles in
+            defer { handles = [] }
+            return handles
         }
+        for easy in idle { curl_easy_cleanup(easy) }
         shared.withLock { $0.isClosed = true }
     }
 
