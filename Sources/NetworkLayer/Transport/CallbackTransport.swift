@@ -3,13 +3,19 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A transport that starts a request without a Swift task and reports through a callback.
+/// A transport of the package's own, which the router uses directly rather than through the forms
+/// over ``HTTPTransport/execute(_:body:progress:)``: it starts a request without a Swift task
+/// and reports through a callback, and it may upload and download without a stream in between.
 ///
 /// The router sends a plain request (no plugin, retry, or other stage configured, and a body in
-/// memory) this way, from the caller's thread to the transfer and from the transport's callback
-/// to the delivery, with no task hop in between. Everything else goes through the `async`
-/// methods of ``HTTPTransport``. ``URLSessionTransport``, ``StubTransport`` and the libcurl
-/// transport conform; `package`, because the contract is the router's business, not a user's.
+/// memory) through ``start(_:completion:)``, from the caller's thread to the transfer and from the
+/// transport's callback to the delivery, with no task hop in between. Uploads and downloads go
+/// through ``upload(_:body:progress:)`` and ``download(_:to:progress:)``, which
+/// ``URLSessionTransport`` and the libcurl transport implement from their own callbacks:
+/// FoundationNetworking cannot pause a transfer, so a download read through a ``BodyStream`` by
+/// a disk slower than the network would fail where one written from the delegate does not. A
+/// transport that does not implement them (``StubTransport``) has the forms over `execute`.
+/// `package`, because the contract is the router's business, not a user's.
 package protocol CallbackTransport: HTTPTransport {
     /// Receives the outcome of ``start(_:completion:)``.
     typealias Completion = @Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void
@@ -18,6 +24,14 @@ package protocol CallbackTransport: HTTPTransport {
     /// thread, also after a cancellation (then with `URLError(.cancelled)`), and never before
     /// this method has returned unless the outcome is known at once.
     func start(_ request: URLRequest, completion: @escaping Completion) -> @Sendable () -> Void
+
+    /// As ``HTTPTransport/upload(_:body:progress:)``.
+    func upload(_ request: URLRequest, body: UploadBody, progress: @escaping TransferProgressHandler) async throws
+        -> (Data, HTTPURLResponse)
+
+    /// As ``HTTPTransport/download(_:to:progress:)``.
+    func download(_ request: URLRequest, to file: URL, progress: @escaping TransferProgressHandler) async throws
+        -> (Data, HTTPURLResponse)
 }
 
 extension CallbackTransport {

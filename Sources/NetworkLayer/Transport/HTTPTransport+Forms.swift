@@ -45,20 +45,6 @@ extension HTTPTransport {
     }
 }
 
-/// Uploads and downloads that a transport of the package does itself, with the bytes moving
-/// between the wire and memory or a file without a stream in between: FoundationNetworking
-/// cannot pause a transfer, so a download read through a ``BodyStream`` by a disk slower than
-/// the network would fail where one written from the transport's own callbacks does not. The
-/// router prefers these to the forms over ``HTTPTransport/execute(_:body:progress:)``.
-package protocol DirectTransfers: HTTPTransport {
-    /// As ``HTTPTransport/upload(_:body:progress:)``.
-    func upload(_ request: URLRequest, body: UploadBody, progress: @escaping TransferProgressHandler) async throws
-        -> (Data, HTTPURLResponse)
-    /// As ``HTTPTransport/download(_:to:progress:)``.
-    func download(_ request: URLRequest, to file: URL, progress: @escaping TransferProgressHandler) async throws
-        -> (Data, HTTPURLResponse)
-}
-
 /// The consumer of a streamed response behind the forms above: the same ``ResponseBodySink``
 /// that the package's transports feed from their own callbacks.
 package enum TransportForms {

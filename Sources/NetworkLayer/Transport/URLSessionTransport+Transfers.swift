@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-extension URLSessionTransport: DirectTransfers {
+extension URLSessionTransport {
     /// Uploads with an upload task, reporting bytes sent; the body goes with its
     /// `Content-Length`, except a file larger than ``largestFileSentWithItsLength`` on Linux,
     /// which goes chunked.

@@ -4,7 +4,7 @@ import NetworkLayer
 import FoundationNetworking
 #endif
 
-extension CurlTransport: DirectTransfers {
+extension CurlTransport {
     /// Sends `request` with `body`, read as it is sent (a file is never loaded whole), reporting
     /// the bytes handed to the connection.
     ///

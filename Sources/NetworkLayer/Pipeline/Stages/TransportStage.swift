@@ -5,10 +5,10 @@ import FoundationNetworking
 
 /// The end of the chain: the exchange's transport sends the request, with its body in memory,
 /// as an upload, or into a download's working file; a streamed request's body is left in the
-/// exchange's ``StreamedBody`` for the caller to read. The package's own transports do each of
-/// these directly (``CallbackTransport``, ``DirectTransfers``); any other goes through the forms
-/// over its one call, ``HTTPTransport/execute(_:body:progress:)``. No redirect is followed and no status
-/// judged here; what the transport throws becomes a ``NetworkError``.
+/// exchange's ``StreamedBody`` for the caller to read. The package's own transports do these
+/// directly (``CallbackTransport``); any other goes through the forms over its one call,
+/// ``HTTPTransport/execute(_:body:progress:)``. No redirect is followed and no status judged
+/// here; what the transport throws becomes a ``NetworkError``.
 enum TransportStage {
     static func send(_ exchange: Exchange) async throws(NetworkError) -> Response {
         let transport = exchange.transport
@@ -22,7 +22,7 @@ enum TransportStage {
             switch exchange.payload {
             case .inRequest:
                 if let streamed = exchange.streamedBody {
-                    let response = try await transport.execute(request, body: nil, progress: { _, _ in })
+                    let response = try await transport.stream(request)
                     metrics.didReceiveFirstByte()
                     streamed.keep(response.body)
                     return Response(request: request, httpResponse: response.response, data: Data())
@@ -33,8 +33,8 @@ enum TransportStage {
                     (data, httpResponse) = try await transport.send(request)
                 }
             case .upload(let body, _):
-                if let direct = transport as? any DirectTransfers {
-                    (data, httpResponse) = try await direct.upload(request, body: body, progress: report)
+                if let callbackTransport = exchange.callbackTransport {
+                    (data, httpResponse) = try await callbackTransport.upload(request, body: body, progress: report)
                 } else {
                     (data, httpResponse) = try await transport.upload(request, body: body, progress: report)
                 }
@@ -45,8 +45,8 @@ enum TransportStage {
                     metrics.didReceiveFirstByte()
                     report(completed, total)
                 }
-                if let direct = transport as? any DirectTransfers {
-                    (data, httpResponse) = try await direct.download(request, to: work.workFile, progress: received)
+                if let callbackTransport = exchange.callbackTransport {
+                    (data, httpResponse) = try await callbackTransport.download(request, to: work.workFile, progress: received)
                 } else {
                     (data, httpResponse) = try await transport.download(request, to: work.workFile, progress: received)
                 }
