@@ -3,8 +3,10 @@ import Foundation
 // Release-mode benchmarks that print ratios against baselines measured in the same run.
 // Run them with Scripts/bench, which starts the fixture server and sets NETWORKLAYER_FIXTURE_URL.
 // `Benchmarks NAME` runs one group only (cache, cache-hit, stub, main-actor, streaming, router, curl,
-// transfers, stream-memory, soak SENDER [REQUESTS], curl-load [REQUESTS]), so that Scripts/bench can repeat it in fresh processes (peak RSS
-// depends on what ran before in the same process).
+// transfers, stream-memory, soak SENDER [REQUESTS], curl-load [REQUESTS]), so that Scripts/bench can
+// repeat it in fresh processes (peak RSS depends on what ran before in the same process).
+// `Benchmarks trace-path [plain|stub|cache-hit]` sends one request for Scripts/trace-path, which
+// runs it in a debug build under gdb.
 let only = CommandLine.arguments.dropFirst().first
 func runs(_ name: String) -> Bool { only == nil || only == name }
 
@@ -35,6 +37,7 @@ if let server = ProcessInfo.processInfo.environment["NETWORKLAYER_FIXTURE_URL"].
         let requests = CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 100_000
         try await runCurlLoad(server: server, requests: requests)
     }
+    if only == "trace-path" { try await runTracedRequest(CommandLine.arguments.dropFirst(2).first ?? "plain", server: server) }
     if only == "soak" {
         let sender = CommandLine.arguments.dropFirst(2).first ?? "urlsession"
         let requests = CommandLine.arguments.dropFirst(3).first.flatMap(Int.init) ?? 200_000
