@@ -111,9 +111,7 @@ public struct JSONParameterEncoder: ParameterEncoder {
     }
 
     private func setBody(_ data: Data, on urlRequest: inout URLRequest) {
-        if urlRequest.headerValue(named: "Content-Type") == nil {
-            urlRequest.setValue(Self.contentType, forHTTPHeaderField: "Content-Type")
-        }
+        urlRequest.setHeaderIfAbsent(Self.contentType, named: "Content-Type")
         urlRequest.httpBody = data
     }
 }

@@ -113,9 +113,7 @@ public struct URLParameterEncoder: ParameterEncoder {
             guard !query.isEmpty else { return }
             urlRequest.url = try Self.url(url, appendingQuery: query)
         case .httpBody:
-            if urlRequest.headerValue(named: "Content-Type") == nil {
-                urlRequest.setValue(Self.formContentType, forHTTPHeaderField: "Content-Type")
-            }
+            urlRequest.setHeaderIfAbsent(Self.formContentType, named: "Content-Type")
             urlRequest.httpBody = Data(query.utf8)
         }
     }

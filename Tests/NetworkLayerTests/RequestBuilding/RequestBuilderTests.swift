@@ -132,6 +132,14 @@ struct RequestBuilderTests {
         #expect(fields["X-Endpoint"] == "2")
     }
 
+    /// Names are kept as the endpoint writes them, as Apple's Foundation keeps them; on Linux,
+    /// `setValue(_:forHTTPHeaderField:)` made `x-api-key` into `X-Api-Key`.
+    @Test func headerNamesKeepTheirSpelling() throws {
+        let endpoint = TestEndpoint.offline(headers: ["x-api-key": "1", "X-Request-ID": "2", "accept": "text/plain"])
+        let fields = try RequestBuilder.makeRequest(for: endpoint).allHTTPHeaderFields ?? [:]
+        #expect(fields == ["x-api-key": "1", "X-Request-ID": "2", "accept": "text/plain"])
+    }
+
     @Test(arguments: ["X-Name\r\nX-Evil", "X Name", "X:Name", "", "Ünicode", "X-Name\n"])
     func invalidHeaderNamesAreRejected(name: String) {
         let error = buildError(.offline(headers: [name: "v"]))
