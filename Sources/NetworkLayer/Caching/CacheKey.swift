@@ -160,8 +160,10 @@ struct KeyedURL {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             var host = url.host(percentEncoded: true)?.lowercased(), !host.isEmpty
         else { return nil }
-        // An IPv6 literal comes without its brackets; the key keeps the URL's spelling.
-        if host.contains(":"), !host.hasPrefix("[") { host = "[" + host + "]" }
+        // An IPv6 literal comes without its brackets; the key keeps the URL's spelling. A byte
+        // search: `contains(":")` with a string goes through Foundation's `range(of:)`, a third
+        // of this initializer's time (perf, 2026-11-26).
+        if host.utf8.contains(UInt8(ascii: ":")), !host.hasPrefix("[") { host = "[" + host + "]" }
         var text = scheme + "://" + host
         if let port = url.port, port != (scheme == "https" ? 443 : 80) {
             text += ":\(port)"
