@@ -19,10 +19,14 @@ extension URLSessionTransport {
             if let storage = configuration.urlCredentialStorage, !storage.allCredentials.isEmpty { return nil }
         }
         var added: HTTPHeaders = [:]
-        let own = Set((request.allHTTPHeaderFields ?? [:]).keys.map { $0.lowercased() })
-        for (name, value) in configuration.httpAdditionalHeaders ?? [:] {
-            guard let name = name as? String, !own.contains(name.lowercased()) else { continue }
-            added[name] = "\(value)"
+        // Read only when there are such headers: the request's names made into a set cost a
+        // third of this function on every cache lookup.
+        if let additional = configuration.httpAdditionalHeaders, !additional.isEmpty {
+            let own = request.allHTTPHeaderFields ?? [:]
+            for (name, value) in additional {
+                guard let name = name as? String, !own.keys.contains(where: { HeaderName.same($0, name) }) else { continue }
+                added[name] = "\(value)"
+            }
         }
         // Not `request.httpShouldHandleCookies`: FoundationNetworking ignores it and sets cookies anyway.
         if configuration.httpShouldSetCookies, let url = request.url,
