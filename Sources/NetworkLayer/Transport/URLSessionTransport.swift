@@ -166,9 +166,15 @@ extension URLSessionTransport: CallbackTransport {
         }
         guard let owner else { return startOnCallersSession(request, completion: completion) }
         let (session, limit) = (session, maximumResponseSize)
+        let makeCall: @Sendable () -> SessionTaskCall = {
+            SessionTaskCall(target: .memory, method: request.httpMethod, maximumBodySize: limit, progress: { _, _ in })
+        }
+        guard request.httpBody != nil else {
+            // Nothing that libcurl could fail to send again: it asks for a body only to resend one.
+            return Self.start(session.dataTask(with: request), call: makeCall(), delegate: owner.delegate, completion: completion)
+        }
         let sending = SendingAgainOnce(delegate: owner.delegate, completion: completion) {
-            let call = SessionTaskCall(target: .memory, method: request.httpMethod, maximumBodySize: limit, progress: { _, _ in })
-            return (session.dataTask(with: request), call)
+            (session.dataTask(with: request), makeCall())
         }
         return sending.stop
     }

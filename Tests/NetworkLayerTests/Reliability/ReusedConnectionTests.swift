@@ -77,6 +77,19 @@ extension Reliability {
             #expect(echo["sha256"] as? String == (try sha256(of: body)))
         }
 
+        /// A request without a body has nothing that could fail to go again: libcurl sends it
+        /// again on a new connection by itself, and URLSessionTransport starts it as one task.
+        @Test(arguments: TestTransport.all)
+        func aRequestWithoutABodyIsSentAgainWhenAKeptAliveConnectionClosesUnanswered(_ transport: TestTransport) async throws {
+            let router = transport.router()
+            let endpoint = TestEndpoint.fixture("once-per-connection", timeout: 10)
+            #expect(try await router.request(endpoint).statusCode == 200)
+            let started = Date()
+            let echo = try jsonObject(try await router.request(endpoint).data)
+            #expect(Date().timeIntervalSince(started) < 2, "waited for the deadline")
+            #expect(echo["size"] as? Int == 0)
+        }
+
         /// A streamed response's request goes on a task whose body FoundationNetworking cannot
         /// give again either; URLSessionTransport does not start a stream anew (part of it may
         /// have been read), so the stream fails at once with `.networkConnectionLost` instead
