@@ -65,6 +65,23 @@ struct CurlTLSTests {
         #expect(response.statusCode == 200)
     }
 
+    /// Over TLS libcurl 7.88 sends a request's head through its upload buffer, and a head more
+    /// than twice that buffer stalled after its first part (curl#6460): a 140 KiB head waited
+    /// for the deadline. CurlTransport now gives every head a buffer it fits in, and the
+    /// smallest one (16 KiB) only to a head that fits there.
+    @Test(arguments: [40, 140, 1000])
+    func aLargeRequestHeadGoesWholeOverTLS(kibibytes: Int) async throws {
+        var request = try request("/echo")
+        let value = String(repeating: "v", count: kibibytes * 1024)
+        request.setValue(value, forHTTPHeaderField: "X-Large")
+        let started = Date()
+        let (data, response) = try await CurlTransport(configuration: try trusting()).send(request)
+        #expect(response.statusCode == 200)
+        #expect(Date().timeIntervalSince(started) < 5, "waited for the deadline")
+        let headers = try #require(try jsonObject(data)["headers"] as? [String: Any])
+        #expect((headers.first { $0.key.lowercased() == "x-large" }?.value as? String)?.count == value.count)
+    }
+
     @Test func uploadsAndDownloadsWorkOverTLS() async throws {
         let transport = CurlTransport(configuration: try trusting())
         let body = Data(count: 500_000)
