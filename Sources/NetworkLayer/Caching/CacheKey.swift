@@ -82,6 +82,9 @@ struct RequestKey: Sendable {
         headers[name]
     }
 
+    /// The lower-cased names of the request's headers.
+    var headerNames: Dictionary<String, String>.Keys { headers.keys }
+
     /// The digest of this request's values for the header `names` (lower-cased).
     ///
     /// Values are compared after trimming and removing white space around commas (§4.1 allows
@@ -125,8 +128,9 @@ struct RequestKey: Sendable {
     ) -> SHA256Digest {
         var hasher = SHA256()
         var found = false
-        // Sorted, so that the order of the headers does not change the fingerprint.
-        for name in headers.keys.sorted() where isCredential(name) {
+        // Sorted, so that the order of the headers does not change the fingerprint; only the
+        // credentials, which most requests have none of.
+        for name in headers.keys.filter(isCredential).sorted() {
             guard let value = headers[name] else { continue }
             found = true
             hasher.update(Array(name.utf8) + [0] + Array(value.utf8) + [0])

@@ -43,6 +43,16 @@ struct SHA256Tests {
         #expect(hasher.finalize() == SHA256.hash(message))
     }
 
+    /// The one-shot hash of bytes in memory pads on the stack; the streaming one through its
+    /// buffers. Both agree at every length across two blocks' padding boundaries.
+    @Test func hashingInOneCallAgreesWithStreamingAtEveryLength() {
+        for length in 0...200 {
+            let message = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 5) }
+            let once = message.withUnsafeBytes { SHA256.hash($0) }
+            #expect(once == SHA256.hash(message), "length \(length)")
+        }
+    }
+
     /// Lengths on each side of the padding boundaries (55/56 bytes, 64 bytes), of the bytes
     /// `i * 7 + 3`. The digests are coreutils' `sha256sum` of the same bytes, written here
     /// rather than computed by a child process per case: waiting for 14 processes held the
