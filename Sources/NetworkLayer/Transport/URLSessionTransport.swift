@@ -169,7 +169,7 @@ extension URLSessionTransport: CallbackTransport {
         let makeCall: @Sendable () -> SessionTaskCall = {
             SessionTaskCall(target: .memory, method: request.httpMethod, maximumBodySize: limit, progress: { _, _ in })
         }
-        guard request.httpBody != nil else {
+        guard request.httpBody != nil || request.httpBodyStream != nil else {
             // Nothing that libcurl could fail to send again: it asks for a body only to resend one.
             return Self.start(session.dataTask(with: request), call: makeCall(), delegate: owner.delegate, completion: completion)
         }
