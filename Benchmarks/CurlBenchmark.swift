@@ -55,7 +55,8 @@ func runCurlBenchmarks(server: URL) async throws {
     print("\n## Router + CurlTransport vs the curl command line on the same route (libcurl's ceiling here)")
     print("(blocks A B B A, 4 rounds of 5,000; A = one curl process, keep-alive; ratio = B's throughput / A's per round)")
     for (label, width, parallel) in [("one at a time", 1, [String]()), ("16 in flight", 16, ["-Z", "--parallel-max", "16"])] {
-        let arguments = ["-s"] + parallel + ["-o", "/dev/null", url.absoluteString + "&n=[1-5000]"]
+        // -s alone leaves the parallel mode's progress meter on (curl 7.88).
+        let arguments = ["-s", "--no-progress-meter"] + parallel + ["-o", "/dev/null", url.absoluteString + "&n=[1-5000]"]
         guard let comparison = try await interleavedWithCurlCommand(arguments, requests: 5_000, rounds: 4, width: width, b: curl) else {
             row("curl command line, \(label)", "(curl not found)")
             continue
