@@ -1,5 +1,6 @@
 import Foundation
 import MallocInterposerSwift
+import NetworkLayer
 
 /// Allocation calls (malloc, calloc, realloc, posix_memalign…, on every thread of the process)
 /// and bytes requested per request, over `requests` requests with at most `width` in flight.
@@ -37,12 +38,17 @@ func runAllocationCounts(_ senders: Senders) async throws {
         print("(not counted: run with LD_PRELOAD=<bin path>/libMallocInterposerSwift.so, as Scripts/bench peers does)")
         return
     }
+    let stubbed = StubbedSenders()
     let clients: [(String, @Sendable () async throws -> Void)] = [
         ("A  raw URLSession dataTask + continuation", senders.rawCompletion),
         ("A' raw URLSession data(for:)", senders.rawData),
         ("B  Router + URLSessionTransport", senders.routerURLSession),
         ("C  AsyncHTTPClient", senders.asyncHTTPClient),
         ("D  Router + CurlTransport", senders.routerCurl),
+        // The router with no transport: an immediate stub decoded to a small model, beside the
+        // decode alone, so that the router's own share of a request can be told apart.
+        ("E  Router, immediate stub, decoded", stubbed.request),
+        ("E' the same decode alone", stubbed.decode),
         // What inFlight itself allocates (a child task per request when 16 are in flight), so
         // that it can be told apart from the clients'.
         ("   the harness alone (no request)", { @Sendable in }),
@@ -64,5 +70,35 @@ func runAllocationCounts(_ senders: Senders) async throws {
                 name,
                 "\(format(spread.median, 1)) (\(format(spread.min, 1))–\(format(spread.max, 1))); \(Int(Spread(values: bytes).median)) B")
         }
+    }
+}
+
+/// A stubbed request decoded to a small model, and the same decode alone.
+private struct StubbedSenders {
+    struct Movie: EndPointType {
+        static let body = Data(#"{"id":550,"title":"Fight Club","popularity":61.4,"adult":false}"#.utf8)
+        var baseURL: URL { URL(string: "https://api.example.invalid/3")! }
+        var path: String { "movie/550" }
+        var httpMethod: HTTPMethod { .get }
+        var task: HTTPTask { .request }
+        var headers: HTTPHeaders? { nil }
+        var sampleData: Data { Self.body }
+    }
+
+    struct SmallModel: Decodable, Sendable {
+        let id: Int
+        let title: String
+        let popularity: Double
+        let adult: Bool
+    }
+
+    let request: @Sendable () async throws -> Void
+    let decode: @Sendable () async throws -> Void
+
+    init() {
+        let router = Router<Movie>(callbackQueue: .global(), stubBehavior: { _ in .immediate })
+        let decoder = JSONDecoder()
+        request = { _ = try await router.request(Movie(), as: SmallModel.self, decoder: decoder) }
+        decode = { _ = try decoder.decode(SmallModel.self, from: Movie.body) }
     }
 }
