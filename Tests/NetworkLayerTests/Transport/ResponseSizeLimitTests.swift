@@ -37,12 +37,14 @@ struct ResponseSizeLimitTests {
     static let limit = URLSessionTransport.defaultMaximumResponseSize
     /// What the process may grow by beyond the limit, per transport: libcurl hands over what it
     /// reads, and the transfer stops within a buffer of the limit (33.5-34.0 MiB peaks for a
-    /// 32 MiB limit); FoundationNetworking reads ahead of its delegate queue, and a fast endless
-    /// body had up to 19.3 MiB more in flight there when the cancel landed (51.3 MiB under load).
+    /// 32 MiB limit); FoundationNetworking reads ahead of its delegate queue and cannot be
+    /// paused, so a fast endless body keeps arriving until the cancel lands on its work queue:
+    /// 36.8-41.7 MiB peaks in 14 quiet runs, 51.3 and 52.2 under load, and 69.3 MiB once in a
+    /// CI run on a noisy machine (2026-11-26). Bounded, which is what this checks; not tight.
     static func slack(_ transport: TestTransport) -> Int {
         switch transport {
         case .curl: return 8 * 1_048_576
-        case .urlSession: return 24 * 1_048_576
+        case .urlSession: return 48 * 1_048_576
         }
     }
     static let deadline: TimeInterval = 1
