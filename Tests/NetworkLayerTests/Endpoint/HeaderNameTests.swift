@@ -37,6 +37,18 @@ struct HeaderNameTests {
         #expect(mapped.headers == ["x-client": "ios/2", "X-Kept": "yes"])
     }
 
+    /// The session's additional headers count for the cache key only where the request does
+    /// not set the same field itself, in any case.
+    @Test func aSessionsAdditionalHeadersAreAddedUnlessTheRequestHasThem() throws {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpAdditionalHeaders = ["X-App": "demo/1", "Accept": "text/plain"]
+        configuration.httpShouldSetCookies = false
+        let transport = URLSessionTransport(configuration: configuration)
+        var request = URLRequest(url: try #require(URL(string: "https://example.invalid/x")))
+        request.allHTTPHeaderFields = ["accept": "application/json"]
+        #expect(transport.headersAdded(to: request) == ["X-App": "demo/1"])
+    }
+
     @Test func aResponseHeaderIsFoundWhateverItsCase() throws {
         let response = try Response(statusCode: 200, headers: ["Content-Type": "application/json"])
         #expect(response.header("content-type") == "application/json")

@@ -13,14 +13,10 @@ import FoundationNetworking
 /// the transport's one call failed with `URLError(.cancelled)` (CurlTimeoutTests).
 @Suite("A stream's status is the final response's", .needsFixtureServer)
 struct StreamStatusTests {
-    private func router(_ kind: TestTransport) -> Router<TestEndpoint> {
-        Router(transport: kind.make(), callbackQueue: DispatchQueue(label: "stream-status"))
-    }
-
     @Test(arguments: TestTransport.all)
     func aChallenged401IsAnUnacceptableStatusWithItsBody(_ kind: TestTransport) async throws {
         do {
-            for try await _ in router(kind).stream(TestEndpoint.fixture("basic-auth")) {}
+            for try await _ in kind.router().stream(TestEndpoint.fixture("basic-auth")) {}
             Issue.record("a 401 was read as a body")
         } catch NetworkError.unacceptableStatusCode(let response) {
             #expect(response.statusCode == 401)
@@ -32,7 +28,7 @@ struct StreamStatusTests {
     @Test(arguments: TestTransport.all)
     func anInterimResponseIsNotTheHead(_ kind: TestTransport) async throws {
         var body = Data()
-        for try await chunk in router(kind).stream(TestEndpoint.fixture("early-hints")) { body.append(chunk) }
+        for try await chunk in kind.router().stream(TestEndpoint.fixture("early-hints")) { body.append(chunk) }
         #expect(String(decoding: body, as: UTF8.self) == "{\"ok\":true}")
     }
 }
