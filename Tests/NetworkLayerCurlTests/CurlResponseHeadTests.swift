@@ -73,7 +73,23 @@ struct CurlResponseHeadTests {
         #expect(response.value(forHTTPHeaderField: "X-Name") == "café")
     }
 
-    @Test(arguments: ["HTTP/1.1 20 OK", "HTTP/1.1 abc OK", "HTTP/1.1", "HTTP/1.1 2000 OK"])
+    /// The status lines libcurl hands over: with a reason phrase, without one (HTTP/2 has none),
+    /// and with the trailing space libcurl writes after an HTTP/2 status.
+    @Test(arguments: [("HTTP/1.1 404 Not Found", 404), ("HTTP/1.0 200", 200), ("HTTP/2 204 ", 204)])
+    func aStatusLineGivesItsCode(_ line: String, _ code: Int) throws {
+        let head = try #require(response([line, ""]))
+        #expect(head.statusCode == code)
+    }
+
+    /// Repeated fields in any spelling are joined under the first one, in order; the others keep theirs.
+    @Test func repeatedFieldsAreJoinedUnderTheFirstSpelling() throws {
+        let head = try #require(response(["HTTP/1.1 200 OK", "Vary: Accept", "X-One: 1", "vary: Cookie", "VARY: Origin", ""]))
+        #expect(head.value(forHTTPHeaderField: "Vary") == "Accept, Cookie, Origin")
+        #expect(head.value(forHTTPHeaderField: "X-One") == "1")
+        #expect(head.allHeaderFields.count == 2)
+    }
+
+    @Test(arguments: ["HTTP/1.1 20 OK", "HTTP/1.1 abc OK", "HTTP/1.1", "HTTP/1.1 2000 OK", "HTTP/1.1 200OK", "HTTP/1.1 -20 OK"])
     func aMalformedStatusLineFails(_ line: String) {
         guard case .failed = parse([line, ""]) else {
             Issue.record("accepted \(line)")

@@ -25,7 +25,13 @@ struct CurlResponseHead {
 
     private var version = "HTTP/1.1"
     private var status: Int?
-    private var fields: [(name: String, value: String)] = []
+    /// Room for a typical head's fields from the start: grown one append at a time, the array
+    /// was reallocated three or four times per response.
+    private var fields: [(name: String, value: String)] = {
+        var fields: [(name: String, value: String)] = []
+        fields.reserveCapacity(16)
+        return fields
+    }()
     private var size = 0
     /// The values of the `Set-Cookie` fields of the last head, each on its own: joined, as
     /// other repeated fields are, they could not be told apart (an `Expires` date has a comma).
@@ -51,14 +57,19 @@ struct CurlResponseHead {
         }
         if line.starts(with: "HTTP/".utf8) {
             // A new head starts (the final one after interim ones): forget the previous head.
-            let parts = line.split(separator: UInt8(ascii: " "), maxSplits: 2)
-            guard parts.count >= 2, parts[1].count == 3, parts[1].allSatisfy(Self.isDigit),
-                let code = Int(Self.text(parts[1]))
+            // "HTTP/1.1 200 OK": the version, one space, three digits, then a space or the end.
+            guard let space = line.firstIndex(of: UInt8(ascii: " ")) else {
+                return .failed("the response's status line is malformed")
+            }
+            let digits = line[(space + 1)...].prefix(3)
+            let afterDigits = digits.endIndex
+            guard digits.count == 3, digits.allSatisfy(Self.isDigit),
+                afterDigits == line.endIndex || line[afterDigits] == UInt8(ascii: " ")
             else {
                 return .failed("the response's status line is malformed")
             }
-            version = Self.text(parts[0])
-            status = code
+            version = Self.text(line[..<space])
+            status = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
             fields.removeAll(keepingCapacity: true)
             return .proceed
         }
@@ -86,20 +97,24 @@ struct CurlResponseHead {
 
     private func finish(status: Int, url: URL) -> Outcome {
         // Repeated fields are joined with ", " under the first spelling of the name, as
-        // Foundation does (RFC 9110 5.3).
-        var joined: [String: String] = [:]
-        var spelling: [String: String] = [:]
+        // Foundation does (RFC 9110 5.3), appended in place so that a head of one field
+        // repeated thousands of times costs linear time. Both dictionaries are made at their
+        // final size: grown one field at a time, they were reallocated about eight times per
+        // response.
+        var byLowercasedName = [String: (name: String, value: String)](minimumCapacity: fields.count)
         for (name, value) in fields {
             let key = name.lowercased()
-            if let existing = spelling[key] {
-                joined[existing] = (joined[existing] ?? "") + ", " + value
+            if let index = byLowercasedName.index(forKey: key) {
+                byLowercasedName.values[index].value += ", "
+                byLowercasedName.values[index].value += value
             } else {
-                spelling[key] = name
-                joined[name] = value
+                byLowercasedName[key] = (name, value)
             }
         }
-        let contentLength = spelling["content-length"].flatMap { joined[$0] }
-        let transferEncoding = spelling["transfer-encoding"].flatMap { joined[$0] }
+        var joined = [String: String](minimumCapacity: byLowercasedName.count)
+        for (name, value) in byLowercasedName.values { joined[name] = value }
+        let contentLength = byLowercasedName["content-length"]?.value
+        let transferEncoding = byLowercasedName["transfer-encoding"]?.value
         if let problem = BodyFraming.problem(contentLength: contentLength, transferEncoding: transferEncoding) {
             return .failed(problem)
         }
