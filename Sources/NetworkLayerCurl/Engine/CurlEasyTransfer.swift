@@ -125,6 +125,11 @@ final class CurlEasyTransfer: @unchecked Sendable {
         }
         func set(_ option: CURLoption, _ value: Int) { check(nlcurl_easy_setopt_long(easy, option, value)) }
         func set(_ option: CURLoption, _ value: String) { check(nlcurl_easy_setopt_string(easy, option, value)) }
+        // A literal is handed over as it is: a short Swift string has no C string to point at,
+        // and its conversion allocated one per option.
+        func set(_ option: CURLoption, _ value: StaticString) {
+            check(nlcurl_easy_setopt_string(easy, option, Self.cString(value)))
+        }
 
         let userdata = Unmanaged.passUnretained(self).toOpaque()
         // Signals are no way to time out a thread among others (CURLOPT_NOSIGNAL's man page).
@@ -193,16 +198,10 @@ final class CurlEasyTransfer: @unchecked Sendable {
 
         // Exactly the request's headers: an empty "Name:" removes a header libcurl would add
         // on its own (Accept, the form Content-Type of POST mode, Expect: 100-continue).
-        var lines = request.headers.map { "\($0.name): \($0.value)" }
-        if !request.hasHeader("accept") { lines.append("Accept:") }
-        if !request.hasHeader("expect") { lines.append("Expect:") }
-        if upload != nil, !request.hasHeader("content-type") { lines.append("Content-Type:") }
-        for line in lines {
-            guard let list = curl_slist_append(headerList, line) else {
-                throw CurlFailure.error(.unknown, "libcurl ran out of memory.", url: request.redactedURL)
-            }
-            headerList = list
-        }
+        for header in request.headers { try appendHeaderLine(header.name, header.value) }
+        if !request.hasHeader("Accept") { try appendHeaderLine("Accept:") }
+        if !request.hasHeader("Expect") { try appendHeaderLine("Expect:") }
+        if upload != nil, !request.hasHeader("Content-Type") { try appendHeaderLine("Content-Type:") }
         check(nlcurl_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, headerList))
 
         if let idle = request.idleTimeout {
@@ -233,6 +232,38 @@ final class CurlEasyTransfer: @unchecked Sendable {
             let name = String(cString: curl_easy_strerror(failed))
             throw CurlFailure.error(.unknown, "libcurl refused an option: \(name).", url: request.redactedURL, curlCode: Int(failed.rawValue))
         }
+    }
+
+    /// Adds `name: value` to the header list, written straight into a C string on the stack,
+    /// which libcurl copies: through a Swift string it was one allocation more per header.
+    private func appendHeaderLine(_ name: String, _ value: String) throws {
+        let length = name.utf8.count + 2 + value.utf8.count
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length + 1) { line in
+            // A slice's initialize returns an index of the whole buffer.
+            var end = line.initialize(fromContentsOf: name.utf8)
+            end = line[end...].initialize(fromContentsOf: ": ".utf8)
+            end = line[end...].initialize(fromContentsOf: value.utf8)
+            line[end] = 0
+            try line.withMemoryRebound(to: CChar.self) { try appendHeaderLine($0.baseAddress) }
+        }
+    }
+
+    private func appendHeaderLine(_ line: StaticString) throws {
+        try appendHeaderLine(Self.cString(line))
+    }
+
+    /// A literal's bytes, which are NUL-terminated (`StaticString.utf8Start`) and last for the
+    /// life of the process. Only for literals of more than one character, or none: a
+    /// one-character literal is a Unicode scalar, which has no bytes to point at.
+    private static func cString(_ literal: StaticString) -> UnsafePointer<CChar> {
+        UnsafeRawPointer(literal.utf8Start).assumingMemoryBound(to: CChar.self)
+    }
+
+    private func appendHeaderLine(_ line: UnsafePointer<CChar>?) throws {
+        guard let list = curl_slist_append(headerList, line) else {
+            throw CurlFailure.error(.unknown, "libcurl ran out of memory.", url: request.redactedURL)
+        }
+        headerList = list
     }
 
     /// Whether this libcurl was built with a default bundle of authorities (CURLOPT_CAINFO) that
