@@ -88,6 +88,8 @@ extension URLRequest {
     /// them all (2026-11-26). Names are kept as written, as Apple's Foundation keeps them.
     mutating func setCheckedHeaders(_ headers: some Sequence<(String, String)>) throws(RequestBuildingError) {
         var fields = allHTTPHeaderFields ?? [:]
+        // Room for every header at once, not a reallocation as the dictionary grows.
+        fields.reserveCapacity(fields.count + headers.underestimatedCount)
         for (name, value) in headers {
             guard HeaderValidation.isValidName(name) else {
                 throw .invalidHeaderName(HeaderValidation.printable(name))

@@ -162,6 +162,11 @@ extension URLRequest {
 
     mutating func setValidatedHeaders(_ headers: HTTPHeaders?) throws(RequestBuildingError) {
         guard let headers, !headers.isEmpty else { return }
+        if headers.count == 1 {
+            // Nothing to order, and sorting would allocate an array.
+            try setCheckedHeaders(headers.lazy.map { ($0.key, $0.value) })
+            return
+        }
         // Sorted, so that of two names differing only in case the same one wins every time.
         try setCheckedHeaders(headers.sorted(by: { $0.key < $1.key }).lazy.map { ($0.key, $0.value) })
     }

@@ -15,16 +15,17 @@ enum URLJoining {
     /// everything else the router does for a request.
     static func url(base: URL, path: String, query extraQuery: String? = nil) throws(RequestBuildingError) -> URL {
         var baseText = base.absoluteString
-        let path = Array(path.utf8)
-        if path.contains(UInt8(ascii: "#")) {
-            throw .invalidPath(String(decoding: path, as: UTF8.self), reason: "a \"#\" fragment is never sent to the server")
+        if path.utf8.contains(UInt8(ascii: "#")) {
+            throw .invalidPath(path, reason: "a \"#\" fragment is never sent to the server")
         }
-        let joined = baseText.withUTF8 { base in join(base, path[...], extraQuery: extraQuery) }
+        // Read in place, not copied into an array first.
+        var pathText = path
+        let joined = pathText.withUTF8 { path in baseText.withUTF8 { base in join(base, path[...], extraQuery: extraQuery) } }
         if let joined, joined.count > maximumLength {
             throw .urlTooLong(length: joined.count, limit: maximumLength)
         }
         guard let joined, let url = URL(string: String(decoding: joined, as: UTF8.self)) else {
-            throw .invalidURL(base.absoluteString + (joined == nil ? "" : "/" + String(decoding: path, as: UTF8.self)))
+            throw .invalidURL(base.absoluteString + (joined == nil ? "" : "/" + path))
         }
         return url
     }
@@ -58,7 +59,7 @@ enum URLJoining {
 
     /// The joined URL's bytes, or `nil` when `base` is not an absolute `http` or `https` URL
     /// with a host.
-    private static func join(_ base: UnsafeBufferPointer<UInt8>, _ path: ArraySlice<UInt8>, extraQuery: String?) -> [UInt8]? {
+    private static func join(_ base: UnsafeBufferPointer<UInt8>, _ path: Slice<UnsafeBufferPointer<UInt8>>, extraQuery: String?) -> [UInt8]? {
         // Schemes are case-insensitive (RFC 3986 §3.1), but FoundationNetworking fails
         // "HTTP://" with -1002, and sends "ftp://" off to wait for the deadline.
         guard let colon = base.firstIndex(of: UInt8(ascii: ":")), let scheme = httpScheme(base[..<colon]) else { return nil }
@@ -72,7 +73,7 @@ enum URLJoining {
         let fragmentStart = base[authority...].firstIndex(of: UInt8(ascii: "#")) ?? base.count
         let queryStart = base[authority..<fragmentStart].firstIndex(of: UInt8(ascii: "?")) ?? fragmentStart
         var pathPart = path
-        var pathQuery: ArraySlice<UInt8> = []
+        var pathQuery = path[path.endIndex...]
         if let questionMark = path.firstIndex(of: UInt8(ascii: "?")) {
             pathPart = path[..<questionMark]
             pathQuery = path[(questionMark + 1)...]
@@ -128,7 +129,7 @@ enum URLJoining {
 
     /// Appends `bytes` to `output`, percent-encoding every byte `keeping` rejects; a `%`
     /// followed by two hex digits is kept as an escape, any other `%` becomes `%25`.
-    private static func escape(_ bytes: ArraySlice<UInt8>, into output: inout [UInt8], keeping isAllowed: (UInt8) -> Bool) {
+    private static func escape(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, into output: inout [UInt8], keeping isAllowed: (UInt8) -> Bool) {
         var index = bytes.startIndex
         while index < bytes.endIndex {
             let byte = bytes[index]

@@ -58,8 +58,11 @@ final class RequestHandle: Cancellable {
     func arm(timeout: TimeInterval) {
         // A request answered at once (a stub, a cache hit) needs no timer.
         guard Seconds.isDeadline(timeout), !state.withLock({ $0.isFinished }) else { return }
-        let token = scheduler.schedule(after: timeout) { [weak self] in
-            self?.interrupt(with: .timedOut(after: timeout))
+        // Held strongly: the scheduler drops the action when it runs or when ``finish(_:)``
+        // cancels it, so the handle lives no longer than its request, and a weak reference
+        // would cost a side-table allocation per request.
+        let token = scheduler.schedule(after: timeout) { [self] in
+            interrupt(with: .timedOut(after: timeout))
         }
         let finished = state.withLock { state -> Bool in
             if !state.isFinished { state.deadline = token }
