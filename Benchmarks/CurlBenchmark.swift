@@ -113,10 +113,22 @@ func curlCommandRates(_ arguments: [String], requests: Int, runs: Int) -> Spread
     return Spread(values: rates)
 }
 
-/// `requests` GETs of the fast route through Router + CurlTransport, 16 in flight, and nothing
-/// else in the process: what `perf record` is pointed at to see where a request's time goes.
-func runCurlLoad(server: URL, requests: Int) async throws {
-    let router = Router<BenchEndpoint>(transport: CurlTransport())
+/// `requests` GETs of the fast route through the router over `transport` (`curl` or
+/// `urlsession`), 16 in flight, and nothing else in the process: what `perf record` or an
+/// allocation tracer is pointed at to see where a request's time and memory go.
+func runLoad(server: URL, transport: String, requests: Int) async throws {
+    let router: Router<BenchEndpoint>
+    switch transport {
+    case "curl":
+        router = Router(transport: CurlTransport())
+    case "urlsession":
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 16
+        router = Router(transport: URLSessionTransport(configuration: configuration))
+    default:
+        print("load: unknown transport \(transport); use curl or urlsession")
+        return
+    }
     let endpoint = BenchEndpoint(baseURL: server)
     let send: @Sendable () async throws -> Void = {
         guard try await router.request(endpoint).statusCode == 200 else { throw URLError(.badServerResponse) }
@@ -126,5 +138,5 @@ func runCurlLoad(server: URL, requests: Int) async throws {
     try await inFlight(requests, width: 16, send)
     let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     let cpu = ProcessUsage.now().cpuSeconds - before.cpuSeconds
-    row("Router + CurlTransport, 16 in flight", "\(Int(Double(requests) / wall)) req/s, \(format(cpu / Double(requests) * 1e6, 1)) µs CPU/request")
+    row("Router over \(transport), 16 in flight", "\(Int(Double(requests) / wall)) req/s, \(format(cpu / Double(requests) * 1e6, 1)) µs CPU/request")
 }

@@ -3,7 +3,7 @@ import Foundation
 // Release-mode benchmarks that print ratios against baselines measured in the same run.
 // Run them with Scripts/bench, which starts the fixture server and sets NETWORKLAYER_FIXTURE_URL.
 // `Benchmarks NAME` runs one group only (cache, cache-hit, stub, main-actor, streaming, router, curl,
-// transfers, stream-memory, soak SENDER [REQUESTS], curl-load [REQUESTS]), so that Scripts/bench can
+// transfers, stream-memory, soak SENDER [REQUESTS], load curl|urlsession [REQUESTS]), so that Scripts/bench can
 // repeat it in fresh processes (peak RSS depends on what ran before in the same process).
 // `Benchmarks trace-path [plain|stub|cache-hit]` sends one request for Scripts/trace-path, which
 // runs it in a debug build under gdb.
@@ -32,10 +32,11 @@ if let server = ProcessInfo.processInfo.environment["NETWORKLAYER_FIXTURE_URL"].
     if runs("cache-hit") || runs("main-actor") { try await runMainActorCacheHitBenchmark(server: server) }
     if runs("curl") { try await runCurlBenchmarks(server: server) }
     if runs("transfers") { try await runTransferBenchmarks(server: server) }
-    if only == "curl-load" {
-        // Router + CurlTransport alone, 16 in flight, for a profiler (perf record) to read.
-        let requests = CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 100_000
-        try await runCurlLoad(server: server, requests: requests)
+    if only == "load" {
+        // The router over one transport alone, 16 in flight, for a profiler (perf record) to read.
+        let transport = CommandLine.arguments.dropFirst(2).first ?? "curl"
+        let requests = CommandLine.arguments.dropFirst(3).first.flatMap(Int.init) ?? 100_000
+        try await runLoad(server: server, transport: transport, requests: requests)
     }
     if only == "trace-path" { try await runTracedRequest(CommandLine.arguments.dropFirst(2).first ?? "plain", server: server) }
     if only == "soak" {
