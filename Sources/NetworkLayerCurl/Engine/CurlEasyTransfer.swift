@@ -127,15 +127,16 @@ final class CurlEasyTransfer: @unchecked Sendable {
         func set(_ option: CURLoption, _ value: String) { check(nlcurl_easy_setopt_string(easy, option, value)) }
         // A literal is handed over as it is: a short Swift string has no C string to point at,
         // and its conversion allocated one per option.
-        func set(_ option: CURLoption, _ value: StaticString) {
-            check(nlcurl_easy_setopt_string(easy, option, Self.cString(value)))
+        // Named apart from `set(_:_: String)`: a literal argument would pick that one.
+        func setLiteral(_ option: CURLoption, _ value: StaticString) {
+            Self.withCString(value) { check(nlcurl_easy_setopt_string(easy, option, $0)) }
         }
 
         let userdata = Unmanaged.passUnretained(self).toOpaque()
         // Signals are no way to time out a thread among others (CURLOPT_NOSIGNAL's man page).
         set(CURLOPT_NOSIGNAL, 1)
         set(CURLOPT_URL, request.url.absoluteString)
-        set(CURLOPT_PROTOCOLS_STR, "http,https")
+        setLiteral(CURLOPT_PROTOCOLS_STR, "http,https")
         // The router follows redirects, with one rule for credentials across origins.
         set(CURLOPT_FOLLOWLOCATION, 0)
         // Send the path as built (PathSegment already escaped it); libcurl would squash "/../".
@@ -151,7 +152,7 @@ final class CurlEasyTransfer: @unchecked Sendable {
         // answer crossed as 11.7 KB against nginx with gzip on. The body limit counts the
         // decoded bytes, which are what the write callback receives. A caller's own
         // Accept-Encoding header replaces the one libcurl would send.
-        set(CURLOPT_ACCEPT_ENCODING, "")
+        setLiteral(CURLOPT_ACCEPT_ENCODING, "")
         check(nlcurl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer))
 
         check(nlcurl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, userdata))
@@ -199,9 +200,9 @@ final class CurlEasyTransfer: @unchecked Sendable {
         // Exactly the request's headers: an empty "Name:" removes a header libcurl would add
         // on its own (Accept, the form Content-Type of POST mode, Expect: 100-continue).
         for header in request.headers { try appendHeaderLine(header.name, header.value) }
-        if !request.hasHeader("Accept") { try appendHeaderLine("Accept:") }
-        if !request.hasHeader("Expect") { try appendHeaderLine("Expect:") }
-        if upload != nil, !request.hasHeader("Content-Type") { try appendHeaderLine("Content-Type:") }
+        if !request.hasHeader("Accept") { try appendLiteralHeaderLine("Accept:") }
+        if !request.hasHeader("Expect") { try appendLiteralHeaderLine("Expect:") }
+        if upload != nil, !request.hasHeader("Content-Type") { try appendLiteralHeaderLine("Content-Type:") }
         check(nlcurl_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, headerList))
 
         if let idle = request.idleTimeout {
@@ -248,15 +249,18 @@ final class CurlEasyTransfer: @unchecked Sendable {
         }
     }
 
-    private func appendHeaderLine(_ line: StaticString) throws {
-        try appendHeaderLine(Self.cString(line))
+    /// Named apart from `appendHeaderLine(_:)`: a literal argument would be converted to a
+    /// pointer through a new C string.
+    private func appendLiteralHeaderLine(_ line: StaticString) throws {
+        try Self.withCString(line) { try appendHeaderLine($0) }
     }
 
-    /// A literal's bytes, which are NUL-terminated (`StaticString.utf8Start`) and last for the
-    /// life of the process. Only for literals of more than one character, or none: a
-    /// one-character literal is a Unicode scalar, which has no bytes to point at.
-    private static func cString(_ literal: StaticString) -> UnsafePointer<CChar> {
-        UnsafeRawPointer(literal.utf8Start).assumingMemoryBound(to: CChar.self)
+    /// A literal as a C string: its own bytes, which are NUL-terminated
+    /// (`StaticString.utf8Start`), without a copy. A one-character literal is stored as a
+    /// Unicode scalar, with no bytes to point at, and goes through a `String`.
+    private static func withCString<Result>(_ literal: StaticString, _ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
+        guard literal.hasPointerRepresentation else { return try literal.description.withCString(body) }
+        return try body(UnsafeRawPointer(literal.utf8Start).assumingMemoryBound(to: CChar.self))
     }
 
     private func appendHeaderLine(_ line: UnsafePointer<CChar>?) throws {

@@ -57,11 +57,12 @@ struct CurlResponseHead {
         }
         if line.starts(with: "HTTP/".utf8) {
             // A new head starts (the final one after interim ones): forget the previous head.
-            // "HTTP/1.1 200 OK": the version, one space, three digits, then a space or the end.
+            // "HTTP/1.1 200 OK": the version, a space (more than one, as libcurl accepts),
+            // three digits, then a space or the end.
             guard let space = line.firstIndex(of: UInt8(ascii: " ")) else {
                 return .failed("the response's status line is malformed")
             }
-            let digits = line[(space + 1)...].prefix(3)
+            let digits = line[(space + 1)...].drop { $0 == UInt8(ascii: " ") }.prefix(3)
             let afterDigits = digits.endIndex
             guard digits.count == 3, digits.allSatisfy(Self.isDigit),
                 afterDigits == line.endIndex || line[afterDigits] == UInt8(ascii: " ")
