@@ -25,8 +25,8 @@ struct CurlResponseHeadTests {
     }
 
     private func response(_ lines: [String]) -> HTTPURLResponse? {
-        guard case .complete(let response) = parse(lines) else { return nil }
-        return response
+        guard case .complete(let head) = parse(lines) else { return nil }
+        return head.httpResponse
     }
 
     @Test func theFinalHeadAfterInterimOnesIsTheResponse() throws {
@@ -70,7 +70,7 @@ struct CurlResponseHeadTests {
             Issue.record("no response")
             return
         }
-        #expect(response.value(forHTTPHeaderField: "X-Name") == "café")
+        #expect(response.httpResponse.value(forHTTPHeaderField: "X-Name") == "café")
     }
 
     /// The status lines libcurl hands over: with a reason phrase, without one (HTTP/2 has none),

@@ -27,10 +27,10 @@ extension Chain {
         exchange.metrics.didSend(bodyBytes: Int64(exchange.request.httpBody?.count ?? 0))
         let stop = transport.start(exchange.request) { [self] result in
             do {
-                let (data, httpResponse) = try result.mapError { TransportStage.failure($0, redaction: exchange.context.redaction) }.get()
+                let (data, head) = try result.mapError { TransportStage.failure($0, redaction: exchange.context.redaction) }.get()
                 exchange.metrics.didReceiveFirstByte()
                 exchange.metrics.didReceive(bodyBytes: Int64(data.count))
-                let response = Response(request: exchange.request, httpResponse: httpResponse, data: data)
+                let response = Response(request: exchange.request, head: head, data: data)
                 if let redirected = try RedirectStage.follow(response, from: exchange, policy: redirects) {
                     start(redirected)
                     return

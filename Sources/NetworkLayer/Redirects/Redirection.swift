@@ -21,11 +21,11 @@ struct Redirection {
     ///   besides those removed always (``Redaction/isCredentialHeader(_:)``).
     /// - Throws: `URLError(.unsupportedURL)` for a `Location` that is not http or https.
     static func following(
-        _ response: HTTPURLResponse, to request: URLRequest, redaction: Redaction
+        _ response: Response, to request: URLRequest, redaction: Redaction
     ) throws(URLError) -> Redirection? {
         guard redirectStatuses.contains(response.statusCode),
-            let location = response.value(forHTTPHeaderField: "Location"), !location.isEmpty,
-            let current = request.url ?? response.url
+            let location = response.header("Location"), !location.isEmpty,
+            let current = request.url ?? response.httpResponse.url
         else { return nil }
         guard let target = URL(string: location, relativeTo: current)?.absoluteURL,
             let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https", target.host != nil

@@ -7,8 +7,9 @@ import FoundationNetworking
 public struct Response: Sendable, CustomStringConvertible {
     /// The request as it was sent, after plugins prepared it.
     public let request: URLRequest
-    /// The HTTP response: status code and headers.
-    public let httpResponse: HTTPURLResponse
+    /// The HTTP response: status code and headers. Made when first asked for where the
+    /// transport read the head itself (``statusCode`` and ``header(_:)`` do not need it).
+    public var httpResponse: HTTPURLResponse { head.httpResponse }
     /// The body, empty when there was none or when it went to a file.
     public let data: Data
     /// Where a download's body was put (``HTTPTask/download(_:urlParameters:)``); `nil` otherwise.
@@ -19,6 +20,8 @@ public struct Response: Sendable, CustomStringConvertible {
     /// ``metrics``, held by reference: a response is copied at every step of its delivery, and
     /// with them inline each copy was twice as long (`CopyCostTests`).
     var sharedMetrics: RequestMetrics.Shared?
+    /// The status and fields, with or without an `HTTPURLResponse` made yet.
+    let head: ResponseHead
 
     /// Whether the router's cache served it: ``CacheOutcome/network`` unless
     /// ``RequestMetrics/cacheOutcome`` says otherwise.
@@ -26,23 +29,22 @@ public struct Response: Sendable, CustomStringConvertible {
 
     /// Creates a response; transports and stubs build these.
     public init(request: URLRequest, httpResponse: HTTPURLResponse, data: Data, fileURL: URL? = nil) {
+        self.init(request: request, head: .made(httpResponse), data: data, fileURL: fileURL)
+    }
+
+    package init(request: URLRequest, head: ResponseHead, data: Data, fileURL: URL? = nil) {
         self.request = request
-        self.httpResponse = httpResponse
+        self.head = head
         self.data = data
         self.fileURL = fileURL
     }
 
     /// The HTTP status code, e.g. `200`.
-    public var statusCode: Int { httpResponse.statusCode }
+    public var statusCode: Int { head.statusCode }
 
     /// The value of the response header `name`, compared case-insensitively.
     public func header(_ name: String) -> String? {
-        for (key, value) in httpResponse.allHeaderFields {
-            if let key = key as? String, HeaderName.same(key, name) {
-                return value as? String
-            }
-        }
-        return nil
+        head.value(named: name)
     }
 
     /// The body as UTF-8 text, with invalid bytes replaced.

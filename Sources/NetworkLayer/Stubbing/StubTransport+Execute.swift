@@ -23,7 +23,8 @@ extension StubTransport {
             }
         }
         let stub = try await respond(to: request)
-        let (data, response) = try Self.answer(stub, to: request).get()
+        let (data, head) = try Self.answer(stub, to: request).get()
+        let response = head.httpResponse
         if body != nil {
             let sent = Int64(request.httpBody?.count ?? 0)
             progress(sent, sent)

@@ -74,13 +74,13 @@ public struct StubTransport: HTTPTransport {
         try await sendThroughCallback(request)
     }
 
-    static func answer(_ stub: StubResponse, to request: URLRequest) -> Result<(Data, HTTPURLResponse), any Error> {
+    static func answer(_ stub: StubResponse, to request: URLRequest) -> Result<(Data, ResponseHead), any Error> {
         guard let url = request.url,
-            let response = HTTPURLResponse(url: url, statusCode: stub.statusCode, httpVersion: "HTTP/1.1", headerFields: stub.headers)
+            let head = ResponseHead(url: url, statusCode: stub.statusCode, httpVersion: "HTTP/1.1", fields: stub.headers)
         else {
             return .failure(URLError(.badURL))
         }
-        return .success((stub.data, response))
+        return .success((stub.data, head))
     }
 }
 
@@ -122,7 +122,7 @@ private final class CompletionOnce: Sendable {
         self.completion.withLock { $0 = completion }
     }
 
-    func complete(_ result: Result<(Data, HTTPURLResponse), any Error>) {
+    func complete(_ result: Result<(Data, ResponseHead), any Error>) {
         let completion = self.completion.withLock { completion in
             defer { completion = nil }
             return completion

@@ -18,7 +18,7 @@ import FoundationNetworking
 /// `package`, because the contract is the router's business, not a user's.
 package protocol CallbackTransport: HTTPTransport {
     /// Receives the outcome of ``start(_:completion:)``.
-    typealias Completion = @Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void
+    typealias Completion = @Sendable (Result<(Data, ResponseHead), any Error>) -> Void
 
     /// Starts `request`, and returns what cancels it. `completion` runs exactly once, on any
     /// thread, also after a cancellation (then with `URLError(.cancelled)`), and never before
@@ -40,6 +40,13 @@ extension CallbackTransport {
     /// - Throws: `URLError.cancelledBeforeSending` at once, with nothing started, when the
     ///   calling task is already cancelled.
     package func sendThroughCallback(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let (data, head) = try await sendKeepingHead(request)
+        return (data, head.httpResponse)
+    }
+
+    /// As ``sendThroughCallback(_:)``, with the head as the transport gave it: the router's
+    /// path, which makes an `HTTPURLResponse` only if someone asks for one (``ResponseHead``).
+    package func sendKeepingHead(_ request: URLRequest) async throws -> (Data, ResponseHead) {
         guard !Task.isCancelled else { throw URLError.cancelledBeforeSending }
         return try await awaitCallback { start(request, completion: $0) }.get()
     }

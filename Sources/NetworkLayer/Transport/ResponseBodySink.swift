@@ -54,12 +54,18 @@ package struct ResponseBodySink {
     ///
     /// - Throws: What ``DownloadFile/open(_:for:)`` throws; the sink keeps it as ``failure``.
     package mutating func begin(_ response: HTTPURLResponse) throws {
+        try begin(.made(response))
+    }
+
+    /// As `begin(_:)` with an `HTTPURLResponse`, for a head whose response is made only for a
+    /// download's file.
+    package mutating func begin(_ head: ResponseHead) throws {
         guard failure == nil, !isClosed else { return }
-        guard case .file(let url) = target, (200..<300).contains(response.statusCode) else { return }
+        guard case .file(let url) = target, (200..<300).contains(head.statusCode) else { return }
         // One final head per response on both transports; a second one must not leak the first file.
         closeFile()
         do {
-            let opened = try DownloadFile.open(url, for: response)
+            let opened = try DownloadFile.open(url, for: head.httpResponse)
             file = (opened.handle, url)
             writesToFile = true
             received = opened.offset

@@ -18,7 +18,7 @@ final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
     /// What the callbacks change. Delegate callbacks of one task arrive in order, but the
     /// completion is set from the calling thread and the call may be stopped from any.
     private struct State {
-        var completion: (@Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void)?
+        var completion: CallbackTransport.Completion?
         /// Cancelled when the body kept in memory passes its limit, or the download's file
         /// cannot be opened or written.
         var task: URLSessionTask?
@@ -29,7 +29,7 @@ final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
         var stopped = false
 
         /// Ends the call: nothing more is written or kept; returns who still waits for the outcome.
-        mutating func stop() -> (@Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void)? {
+        mutating func stop() -> CallbackTransport.Completion? {
             stopped = true
             sink.close()
             task = nil
@@ -54,7 +54,7 @@ final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
     /// Sets what receives the outcome, and the task it belongs to (stopped when the body passes
     /// its limit or the download's file cannot be written); before the task is resumed, so
     /// before any callback.
-    func start(_ completion: @escaping @Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void, task: URLSessionTask) {
+    func start(_ completion: @escaping CallbackTransport.Completion, task: URLSessionTask) {
         state.withLock { state in
             state.completion = completion
             state.task = task

@@ -81,7 +81,7 @@ final class StreamTaskCall: SessionTaskHandler, Sendable {
         if let head {
             let outcome = TaskOutcome.result(
                 body: Data(), response: response, error: error, challenge: challengeResponse, method: method, bodyBytes: 0)
-            head(outcome.map(\.1))
+            head(outcome.map(\.1.httpResponse))
             buffer.finish(throwing: nil)
             return
         }

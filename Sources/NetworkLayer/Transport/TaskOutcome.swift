@@ -16,15 +16,15 @@ enum TaskOutcome {
     static func result(
         body: Data, response: URLResponse?, error: (any Error)?, challenge: HTTPURLResponse?,
         method: String?, bodyBytes: Int64
-    ) -> Result<(Data, HTTPURLResponse), any Error> {
+    ) -> Result<(Data, ResponseHead), any Error> {
         if let error {
-            if let challenge, (error as? URLError)?.code == .cancelled { return .success((body, challenge)) }
+            if let challenge, (error as? URLError)?.code == .cancelled { return .success((body, .made(challenge))) }
             return .failure(URLError.normalized(error))
         }
         guard let http = response as? HTTPURLResponse else { return .failure(URLError(.badServerResponse)) }
         do {
             try BodyFraming.check(http, received: bodyBytes, method: method)
-            return .success((body, http))
+            return .success((body, .made(http)))
         } catch {
             return .failure(error)
         }

@@ -59,7 +59,8 @@ extension URLSessionTransport {
         delegate: SessionDelegate, make: @escaping @Sendable () -> (URLSessionTask, SessionTaskCall)
     ) async throws -> (Data, HTTPURLResponse) {
         guard !Task.isCancelled else { throw URLError.cancelledBeforeSending }
-        return try await awaitCallback { SendingAgainOnce(delegate: delegate, completion: $0, make: make).stop }.get()
+        let (data, head) = try await awaitCallback { SendingAgainOnce(delegate: delegate, completion: $0, make: make).stop }.get()
+        return (data, head.httpResponse)
     }
 
     /// Runs the task that `make` returns, once: its body is a stream (which the delegate opens
@@ -69,7 +70,8 @@ extension URLSessionTransport {
     ) async throws -> (Data, HTTPURLResponse) {
         guard !Task.isCancelled else { throw URLError.cancelledBeforeSending }
         let task = make()
-        return try await awaitCallback { Self.start(task, call: call, delegate: delegate, completion: $0) }.get()
+        let (data, head) = try await awaitCallback { Self.start(task, call: call, delegate: delegate, completion: $0) }.get()
+        return (data, head.httpResponse)
     }
 }
 

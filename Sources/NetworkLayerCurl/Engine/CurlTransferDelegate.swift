@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import NetworkLayer
 
 /// What the receiver of a body chunk or a head wants the engine to do next.
 enum CurlDisposition: Sendable {
@@ -24,7 +25,7 @@ enum CurlDisposition: Sendable {
 /// quickly and never wait for another transfer.
 protocol CurlTransferDelegate: AnyObject, Sendable {
     /// The final response's head (interim `1xx` heads are skipped).
-    func transferDidReceive(head: HTTPURLResponse) -> CurlDisposition
+    func transferDidReceive(head: ResponseHead) -> CurlDisposition
 
     /// The next piece of the body. The bytes are valid during this call only.
     func transferDidReceive(body: UnsafeRawBufferPointer) -> CurlDisposition

@@ -22,7 +22,7 @@ final class CurlCall: CurlTransferDelegate, @unchecked Sendable {
     private var completion: CallbackTransport.Completion?
     private var handle: CurlTransferHandle?
     private var isStopped = false
-    private var response: HTTPURLResponse?
+    private var response: ResponseHead?
     /// The body's rules, shared with URLSessionTransport; its failure (the file, the size limit)
     /// replaces the engine's "cancelled".
     private var sink: ResponseBodySink
@@ -71,7 +71,7 @@ final class CurlCall: CurlTransferDelegate, @unchecked Sendable {
 
     // MARK: Engine events, on the engine's thread
 
-    func transferDidReceive(head: HTTPURLResponse) -> CurlDisposition {
+    func transferDidReceive(head: ResponseHead) -> CurlDisposition {
         lock.lock()
         defer { lock.unlock() }
         guard !isStopped else { return .abort }

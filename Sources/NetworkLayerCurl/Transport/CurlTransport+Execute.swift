@@ -77,7 +77,8 @@ final class CurlStreamCall: CurlTransferDelegate, Sendable {
         buffer.connect(onResume: { handle.resumeReceiving() }, onCancel: { handle.cancel() })
     }
 
-    func transferDidReceive(head response: HTTPURLResponse) -> CurlDisposition {
+    func transferDidReceive(head: ResponseHead) -> CurlDisposition {
+        let response = head.httpResponse
         state.withLock { $0.takeHead() }?(.success(response))
         return .proceed
     }

@@ -19,7 +19,8 @@ extension CurlTransport {
         let call = CurlCall(
             target: .memory, maximumBodySize: configuration.maximumResponseSize, url: request.originalURL,
             sendProgress: progress)
-        return try await awaitCallback { start(request, call: call, completion: $0) }.get()
+        let (data, head) = try await awaitCallback { start(request, call: call, completion: $0) }.get()
+        return (data, head.httpResponse)
     }
 
     /// Sends `request` and writes a 2xx body into `file` as it arrives: appended when the status
@@ -34,6 +35,7 @@ extension CurlTransport {
         let call = CurlCall(
             target: .file(file), maximumBodySize: configuration.maximumResponseSize, url: request.originalURL,
             receiveProgress: progress)
-        return try await awaitCallback { start(request, call: call, completion: $0) }.get()
+        let (data, head) = try await awaitCallback { start(request, call: call, completion: $0) }.get()
+        return (data, head.httpResponse)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
+import NetworkLayer
 @testable import NetworkLayerCurl
 
 /// Records every event of one engine transfer, and pauses body delivery when asked to.
@@ -34,7 +35,7 @@ final class RecordingDelegate: CurlTransferDelegate, @unchecked Sendable {
         }
     }
 
-    func transferDidReceive(head: HTTPURLResponse) -> CurlDisposition {
+    func transferDidReceive(head: ResponseHead) -> CurlDisposition {
         lock.withLock { events.append(.head(head.statusCode)) }
         return .proceed
     }

@@ -19,7 +19,7 @@ struct ChainTests {
             let inTask = withUnsafeCurrentTask { $0 != nil }
             lock.lock(); sawTask.append(inTask); lock.unlock()
             let response = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!
-            completion(.success((Data(), response)))
+            completion(.success((Data(), .made(response))))
             return {}
         }
 

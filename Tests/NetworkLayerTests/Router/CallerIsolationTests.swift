@@ -35,7 +35,7 @@ struct CallerIsolationTests {
                 completion(.failure(URLError(.badURL)))
                 return {}
             }
-            completion(.success((Data(#"{"id":7}"#.utf8), response)))
+            completion(.success((Data(#"{"id":7}"#.utf8), .made(response))))
             return {}
         }
 

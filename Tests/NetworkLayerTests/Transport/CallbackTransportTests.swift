@@ -18,7 +18,7 @@ struct CallbackTransportTests {
             starts.withLock { $0 += 1 }
             let url = request.url ?? URL(fileURLWithPath: "/")
             let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: nil)
-            completion(response.map { .success((Data(), $0)) } ?? .failure(URLError(.badServerResponse)))
+            completion(response.map { .success((Data(), .made($0))) } ?? .failure(URLError(.badServerResponse)))
             return {}
         }
 

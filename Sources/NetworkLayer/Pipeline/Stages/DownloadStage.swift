@@ -32,7 +32,7 @@ struct DownloadStage: RequestStage {
         guard exchange.handle.commit() else { throw .cancelled }
         do {
             let file = try work.moveIntoPlace(at: target)
-            response = Response(request: response.request, httpResponse: response.httpResponse, data: Data(), fileURL: file)
+            response = Response(request: response.request, head: response.head, data: Data(), fileURL: file)
         } catch {
             throw .download(error)
         }

@@ -25,7 +25,7 @@ struct RedirectStage: RequestStage {
         guard policy.limit > 0 else { return nil }
         let redirection: Redirection
         do {
-            guard let found = try Redirection.following(response.httpResponse, to: response.request, redaction: exchange.context.redaction)
+            guard let found = try Redirection.following(response, to: response.request, redaction: exchange.context.redaction)
             else { return nil }
             redirection = found
         } catch {

@@ -18,7 +18,7 @@ enum TransportStage {
         let report: TransferProgressHandler = { completed, total in progress?.report(completed: completed, total: total) }
         metrics.didSend(bodyBytes: exchange.payload.bodyBytes(of: request))
         do {
-            let (data, httpResponse): (Data, HTTPURLResponse)
+            let (data, head): (Data, ResponseHead)
             switch exchange.payload {
             case .inRequest:
                 if let streamed = exchange.streamedBody {
@@ -28,16 +28,19 @@ enum TransportStage {
                     return Response(request: request, httpResponse: response.response, data: Data())
                 }
                 if let callbackTransport = exchange.callbackTransport {
-                    (data, httpResponse) = try await callbackTransport.sendThroughCallback(request)
+                    (data, head) = try await callbackTransport.sendKeepingHead(request)
                 } else {
-                    (data, httpResponse) = try await transport.send(request)
+                    let (body, response) = try await transport.send(request)
+                    (data, head) = (body, .made(response))
                 }
             case .upload(let body, _):
-                if let callbackTransport = exchange.callbackTransport {
-                    (data, httpResponse) = try await callbackTransport.upload(request, body: body, progress: report)
-                } else {
-                    (data, httpResponse) = try await transport.upload(request, body: body, progress: report)
-                }
+                let (body, response) =
+                    if let callbackTransport = exchange.callbackTransport {
+                        try await callbackTransport.upload(request, body: body, progress: report)
+                    } else {
+                        try await transport.upload(request, body: body, progress: report)
+                    }
+                (data, head) = (body, .made(response))
             case .download(let work):
                 // The first progress event is the first byte of the body.
                 let before = Payload.size(of: work.workFile)
@@ -45,16 +48,18 @@ enum TransportStage {
                     metrics.didReceiveFirstByte()
                     report(completed, total)
                 }
-                if let callbackTransport = exchange.callbackTransport {
-                    (data, httpResponse) = try await callbackTransport.download(request, to: work.workFile, progress: received)
-                } else {
-                    (data, httpResponse) = try await transport.download(request, to: work.workFile, progress: received)
-                }
+                let (body, response) =
+                    if let callbackTransport = exchange.callbackTransport {
+                        try await callbackTransport.download(request, to: work.workFile, progress: received)
+                    } else {
+                        try await transport.download(request, to: work.workFile, progress: received)
+                    }
+                (data, head) = (body, .made(response))
                 metrics.didReceive(bodyBytes: max(0, Payload.size(of: work.workFile) - before))
             }
             metrics.didReceiveFirstByte()
             metrics.didReceive(bodyBytes: Int64(data.count))
-            return Response(request: request, httpResponse: httpResponse, data: data)
+            return Response(request: request, head: head, data: data)
         } catch {
             throw failure(error, redaction: exchange.context.redaction)
         }

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@testable import NetworkLayer
+
+/// A head read off the wire answers the router from its parts, and makes its `HTTPURLResponse`
+/// once, with every field, when someone asks for it.
+@Suite("Response head")
+struct ResponseHeadTests {
+    private let url = URL(string: "http://127.0.0.1/movies?page=1")!
+
+    private func received(_ fields: [String: String], status: Int = 200) throws -> ResponseHead {
+        try #require(ResponseHead(url: url, statusCode: status, httpVersion: "HTTP/1.1", fields: fields))
+    }
+
+    @Test func theStatusAndFieldsAnswerWithoutAResponse() throws {
+        let head = try received(["content-type": "application/json", "ETag": "\"7\""], status: 203)
+        #expect(head.statusCode == 203)
+        #expect(head.value(named: "Content-Type") == "application/json")
+        #expect(head.value(named: "etag") == "\"7\"")
+        #expect(head.value(named: "Location") == nil)
+    }
+
+    @Test func theResponseIsMadeOnceWithEveryField() throws {
+        let head = try received(["content-type": "application/json", "X-Request-ID": "abc", "Cache-Control": "max-age=60"])
+        let response = head.httpResponse
+        #expect(response === head.httpResponse)
+        #expect(response.statusCode == 200)
+        #expect(response.url == url)
+        #expect(response.allHeaderFields.count == 3)
+        #expect(response.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        #expect(response.value(forHTTPHeaderField: "x-request-id") == "abc")
+        #expect(response.mimeType == "application/json")
+    }
+
+    /// Made from many threads at once, it is still one response (and, under ThreadSanitizer,
+    /// made without a race).
+    @Test func threadsAskingAtOnceGetTheSameResponse() async throws {
+        let head = try received(["Content-Type": "text/plain", "Content-Length": "5"])
+        let identities = await withTaskGroup(of: ObjectIdentifier.self) { group in
+            for _ in 0..<32 { group.addTask { ObjectIdentifier(head.httpResponse) } }
+            return await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
+        }
+        #expect(identities.count == 1)
+        #expect(head.httpResponse.expectedContentLength == 5)
+    }
+
+    /// Through the router: a stub's fields reach `Response.header(_:)` and `httpResponse` alike.
+    @Test func aStubbedResponseKeepsItsFieldsBothWays() async throws {
+        let router = Router<StubbedHeadEndpoint>(stubBehavior: { _ in .immediate })
+        let response = try await router.request(StubbedHeadEndpoint())
+        #expect(response.statusCode == 201)
+        #expect(response.header("x-total-count") == "42")
+        #expect(response.httpResponse.value(forHTTPHeaderField: "X-Total-Count") == "42")
+        #expect(response.httpResponse.statusCode == 201)
+    }
+
+    @Test func aResponseMadeByFoundationIsKeptAsItIs() throws {
+        let made = try #require(HTTPURLResponse(url: url, statusCode: 404, httpVersion: "HTTP/1.1", headerFields: ["Retry-After": "3"]))
+        let response = Response(request: URLRequest(url: url), httpResponse: made, data: Data())
+        #expect(response.httpResponse === made)
+        #expect(response.statusCode == 404)
+        #expect(response.header("retry-after") == "3")
+    }
+}
+
+private struct StubbedHeadEndpoint: EndPointType {
+    var baseURL: URL { URL(string: "https://api.example.invalid")! }
+    var path: String { "items" }
+    var httpMethod: HTTPMethod { .post }
+    var task: HTTPTask { .request }
+    var headers: HTTPHeaders? { nil }
+    var sampleResponse: StubResponse { StubResponse(statusCode: 201, headers: ["X-Total-Count": "42"], data: Data("{}".utf8)) }
+}
