@@ -67,25 +67,24 @@ struct StoredResponse: Sendable {
         // trapping whatever happens.
         let seconds = age.map { $0.isFinite && $0 < 1e15 ? Int(max(0, $0)) : CacheControl.deltaSecondsLimit }
         if let served = served.withLock({ $0 }), served.url == url, served.age == seconds {
-            return Response(request: request, httpResponse: served.response, data: body)
+            return Response(request: request, head: served.head, data: body)
         }
         var fields = headers.dictionary(excluding: seconds == nil ? [] : ["age"])
         if let seconds { fields["Age"] = String(seconds) }
-        guard let httpResponse = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: fields)
-        else { return nil }
-        served.withLock { $0 = ServedResponse(url: url, age: seconds, response: httpResponse) }
-        return Response(request: request, httpResponse: httpResponse, data: body)
+        guard let head = ResponseHead(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", fields: fields) else { return nil }
+        served.withLock { $0 = ServedResponse(url: url, age: seconds, head: head) }
+        return Response(request: request, head: head, data: body)
     }
 
-    /// The `HTTPURLResponse` made for the last hit, kept for the next one with the same URL
-    /// and age: making one costs FoundationNetworking over ten microseconds (it parses and
-    /// sanitises every header), more than the rest of a lookup. Shared by the copies of this
-    /// stored response, and replaced with it.
+    /// The head made for the last hit, kept for the next one with the same URL and age, with
+    /// its `HTTPURLResponse` once someone has asked for it (``ResponseHead``): FoundationNetworking
+    /// takes about a microsecond a field to make one. Shared by the copies of this stored
+    /// response, and replaced with it.
     private let served = Locked<ServedResponse?>(nil)
 
     private struct ServedResponse {
         let url: URL
         let age: Int?
-        let response: HTTPURLResponse
+        let head: ResponseHead
     }
 }
