@@ -9,12 +9,7 @@ extension URLRequest {
     /// Written out rather than left to `value(forHTTPHeaderField:)` so that the comparison is
     /// the same on every Foundation.
     package func headerValue(named name: String) -> String? {
-        guard let fields = allHTTPHeaderFields else { return nil }
-        if let exact = fields[name] { return exact }
-        for (field, value) in fields where HeaderName.same(field, name) {
-            return value
-        }
-        return nil
+        allHTTPHeaderFields.flatMap { HeaderName.value(of: name, in: $0) }
     }
 
     /// Sets the header `name` to `value` unless the request has it in any letter case: what an
@@ -38,5 +33,13 @@ package enum HeaderName {
         lhs.utf8.elementsEqual(rhs.utf8) { left, right in
             left == right || (left | 0x20 == right | 0x20 && (0x61...0x7A).contains(left | 0x20))
         }
+    }
+
+    /// The value of the field `name` in `fields`, in any letter case: the spelling asked for
+    /// first, as it usually is, then a scan.
+    package static func value(of name: String, in fields: [String: String]) -> String? {
+        if let exact = fields[name] { return exact }
+        for (field, value) in fields where same(field, name) { return value }
+        return nil
     }
 }

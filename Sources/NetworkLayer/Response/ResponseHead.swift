@@ -65,9 +65,7 @@ package enum ResponseHead: Sendable {
             }
             return nil
         case .received(let head):
-            if let exact = head.fields[name] { return exact }
-            for (key, value) in head.fields where HeaderName.same(key, name) { return value }
-            return nil
+            return HeaderName.value(of: name, in: head.fields)
         }
     }
 }
