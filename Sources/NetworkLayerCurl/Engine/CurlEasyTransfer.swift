@@ -125,9 +125,9 @@ final class CurlEasyTransfer: @unchecked Sendable {
         }
         func set(_ option: CURLoption, _ value: Int) { check(nlcurl_easy_setopt_long(easy, option, value)) }
         func set(_ option: CURLoption, _ value: String) { check(nlcurl_easy_setopt_string(easy, option, value)) }
-        // A literal is handed over as it is: a short Swift string has no C string to point at,
-        // and its conversion allocated one per option.
-        // Named apart from `set(_:_: String)`: a literal argument would pick that one.
+        // A literal is handed over as it is (a short Swift string has no C string to point at,
+        // and its conversion allocated one per option), under a name of its own: a literal
+        // argument would pick `set(_:_: String)`.
         func setLiteral(_ option: CURLoption, _ value: StaticString) {
             Self.withCString(value) { check(nlcurl_easy_setopt_string(easy, option, $0)) }
         }
