@@ -90,6 +90,17 @@ struct CurlResponseHeadTests {
         #expect(head.allHeaderFields.count == 2)
     }
 
+    /// The router reads the joined fields from the head itself, before any `HTTPURLResponse` exists.
+    @Test func theHeadAnswersTheJoinedFieldsWithoutAResponse() throws {
+        guard case .complete(let head) = parse(["HTTP/1.1 200 OK", "Vary: Accept", "vary: Cookie", "Location: /next", ""]) else {
+            Issue.record("no head")
+            return
+        }
+        #expect(head.value(named: "VARY") == "Accept, Cookie")
+        #expect(head.value(named: "location") == "/next")
+        #expect(!head.isMade)
+    }
+
     @Test(arguments: ["HTTP/1.1 20 OK", "HTTP/1.1 abc OK", "HTTP/1.1", "HTTP/1.1 2000 OK", "HTTP/1.1 200OK", "HTTP/1.1 -20 OK"])
     func aMalformedStatusLineFails(_ line: String) {
         guard case .failed = parse([line, ""]) else {

@@ -40,6 +40,14 @@ package enum ResponseHead: Sendable {
         }
     }
 
+    /// Whether a received head has made its `HTTPURLResponse` yet; `true` for a made one.
+    package var isMade: Bool {
+        switch self {
+        case .made: return true
+        case .received(let head): return head.isMade
+        }
+    }
+
     /// The HTTP status code.
     package var statusCode: Int {
         switch self {
@@ -87,6 +95,12 @@ package final class ReceivedHead: Sendable {
 
     var statusCode: Int { bare.statusCode }
 
+    /// Whether ``httpResponse`` has been made (for tests: the router's plain path must not make it).
+    var isMade: Bool { made.withLock { $0 != nil } }
+
+    /// The response with every field, made on first use; should Foundation refuse the fields
+    /// (Apple's initializer is failable without saying when; FoundationNetworking's never fails),
+    /// the response without them, while ``ResponseHead/value(named:)`` still answers from them.
     var httpResponse: HTTPURLResponse {
         made.withLock { made in
             if let made { return made }

@@ -1,5 +1,7 @@
 import Foundation
+import TestSupport
 import Testing
+import TransportTestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -22,11 +24,14 @@ struct ResponseHeadTests {
         #expect(head.value(named: "Content-Type") == "application/json")
         #expect(head.value(named: "etag") == "\"7\"")
         #expect(head.value(named: "Location") == nil)
+        #expect(!head.isMade)
     }
 
     @Test func theResponseIsMadeOnceWithEveryField() throws {
         let head = try received(["content-type": "application/json", "X-Request-ID": "abc", "Cache-Control": "max-age=60"])
+        #expect(!head.isMade)
         let response = head.httpResponse
+        #expect(head.isMade)
         #expect(response === head.httpResponse)
         #expect(response.statusCode == 200)
         #expect(response.url == url)
@@ -54,8 +59,26 @@ struct ResponseHeadTests {
         let response = try await router.request(StubbedHeadEndpoint())
         #expect(response.statusCode == 201)
         #expect(response.header("x-total-count") == "42")
+        #expect(!response.head.isMade)
         #expect(response.httpResponse.value(forHTTPHeaderField: "X-Total-Count") == "42")
+        #expect(response.head.isMade)
         #expect(response.httpResponse.statusCode == 201)
+    }
+
+    /// Over the wire, a router without stages answers from the head as received: CurlTransport's
+    /// response has made no `HTTPURLResponse` by the time the caller has it (URLSession's was made
+    /// by Foundation), and both give the same fields either way.
+    @Test(.needsFixtureServer, arguments: TestTransport.all)
+    func aPlainRequestMakesNoResponseObjectUntilAsked(_ transport: TestTransport) async throws {
+        let fixture = try #require(TestServers.fixture)
+        let router = Router<StubbedHeadEndpoint>(transport: transport.make())
+        let response = try await router.request(StubbedHeadEndpoint(baseURL: fixture, path: "fast"))
+        #expect(response.statusCode == 200)
+        #expect(response.head.isMade == (transport == .urlSession))
+        #expect(response.header("content-type") == "application/json")
+        #expect(response.httpResponse.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        #expect(response.header("Content-Length") == response.httpResponse.value(forHTTPHeaderField: "content-length"))
+        #expect(response.head.isMade)
     }
 
     @Test func aResponseMadeByFoundationIsKeptAsItIs() throws {
@@ -68,9 +91,9 @@ struct ResponseHeadTests {
 }
 
 private struct StubbedHeadEndpoint: EndPointType {
-    var baseURL: URL { URL(string: "https://api.example.invalid")! }
-    var path: String { "items" }
-    var httpMethod: HTTPMethod { .post }
+    var baseURL = URL(string: "https://api.example.invalid")!
+    var path = "items"
+    var httpMethod: HTTPMethod { .get }
     var task: HTTPTask { .request }
     var headers: HTTPHeaders? { nil }
     var sampleResponse: StubResponse { StubResponse(statusCode: 201, headers: ["X-Total-Count": "42"], data: Data("{}".utf8)) }
