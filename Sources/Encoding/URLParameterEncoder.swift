@@ -130,10 +130,16 @@ public struct URLParameterEncoder: ParameterEncoder {
         var output: [UInt8] = []
         output.reserveCapacity(parameters.count * 24)
         var keyPath = ParameterKeyPath()
-        for (key, value) in parameters.sorted(by: { $0.key < $1.key }) {
+        func append(_ key: String, _ value: Any) throws {
             keyPath.push(key: key)
             try appendPairs(key: key, value: value, keyPath: &keyPath, to: &output)
             keyPath.pop()
+        }
+        if parameters.count == 1, let (key, value) = parameters.first {
+            // One pair has no order, and sorting would allocate an array (a `page` alone is common).
+            try append(key, value)
+        } else {
+            for (key, value) in parameters.sorted(by: { $0.key < $1.key }) { try append(key, value) }
         }
         return String(decoding: output, as: UTF8.self)
     }
