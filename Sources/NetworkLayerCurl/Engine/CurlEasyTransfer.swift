@@ -315,7 +315,7 @@ final class CurlEasyTransfer: @unchecked Sendable {
             switch delegate.transferDidReceive(head: response) {
             case .proceed:
                 return line.count
-            case .pause:
+            case .pause, .takeAndPause:
                 // Pausing is for body chunks; a head is always taken.
                 return line.count
             case .abort:
@@ -338,6 +338,11 @@ final class CurlEasyTransfer: @unchecked Sendable {
         case .pause:
             isReceivePaused = true
             return nlcurl_writefunc_pause
+        case .takeAndPause:
+            // libcurl allows pausing from within its callbacks; what it has read past this chunk
+            // it keeps for the resumption.
+            pauseReceiving()
+            return chunk.count
         case .abort:
             abort(.cancelled, "The transfer was stopped by its receiver.")
             return 0

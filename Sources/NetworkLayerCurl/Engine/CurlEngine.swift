@@ -34,7 +34,6 @@ final class CurlEngine: @unchecked Sendable {
     enum Command {
         case start(CurlEasyTransfer)
         case cancel(UInt64)
-        case pause(UInt64)
         case resume(UInt64)
     }
 
@@ -235,8 +234,6 @@ final class CurlEngine: @unchecked Sendable {
         case .cancel(let id):
             guard let transfer = transfers[id] else { return }
             finish(transfer, error: CurlFailure.error(.cancelled, "The transfer was cancelled.", url: transfer.request.redactedURL))
-        case .pause(let id):
-            transfers[id]?.pauseReceiving()
         case .resume(let id):
             transfers[id]?.resumeReceiving()
         }

@@ -12,6 +12,13 @@ enum CurlDisposition: Sendable {
     /// libcurl keeps this chunk and delivers it again on resumption, and reads no more from the
     /// connection meanwhile. A paused transfer is not subject to its idle timeout.
     case pause
+    /// Keep this chunk, and deliver none after it until ``CurlTransferHandle/resumeReceiving()``:
+    /// back-pressure for a receiver that has already taken the chunk. The pause takes effect
+    /// before the callback returns, on the engine's thread, so a resumption asked for at any
+    /// later moment, from any thread, always comes after it. A pause sent as a command instead
+    /// could reach the engine after the reader's resumption and leave the transfer paused for
+    /// ever (a paused transfer has no idle timeout).
+    case takeAndPause
     /// Stop the transfer; it completes with `URLError(.cancelled)` and the receiver reports its
     /// own reason.
     case abort
@@ -49,12 +56,7 @@ struct CurlTransferHandle: Sendable {
         engine.send(.cancel(id))
     }
 
-    /// Stops delivering body chunks until ``resumeReceiving()``.
-    func pauseReceiving() {
-        engine.send(.pause(id))
-    }
-
-    /// Delivers body chunks again after ``CurlDisposition/pause`` or ``pauseReceiving()``.
+    /// Delivers body chunks again after ``CurlDisposition/pause`` or ``CurlDisposition/takeAndPause``.
     func resumeReceiving() {
         engine.send(.resume(id))
     }

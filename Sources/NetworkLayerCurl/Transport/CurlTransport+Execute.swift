@@ -37,7 +37,6 @@ final class CurlStreamCall: CurlTransferDelegate, Sendable {
 
     private struct State {
         var head: (@Sendable (Result<HTTPURLResponse, any Error>) -> Void)?
-        var handle: CurlTransferHandle?
         /// The transport's engine owner, kept until the transfer ends.
         var owner: AnyObject?
 
@@ -73,7 +72,6 @@ final class CurlStreamCall: CurlTransferDelegate, Sendable {
 
     /// The transfer has started: the buffer can now pause, resume and stop it.
     func attach(_ handle: CurlTransferHandle) {
-        state.withLock { $0.handle = handle }
         buffer.connect(onResume: { handle.resumeReceiving() }, onCancel: { handle.cancel() })
     }
 
@@ -84,11 +82,9 @@ final class CurlStreamCall: CurlTransferDelegate, Sendable {
     }
 
     func transferDidReceive(body chunk: UnsafeRawBufferPointer) -> CurlDisposition {
-        // The chunk is taken; a pause stops what comes after it.
-        if buffer.write(Data(chunk)) == .pause {
-            state.withLock { $0.handle }?.pauseReceiving()
-        }
-        return .proceed
+        // The chunk is taken; a pause stops what comes after it, here and now (see
+        // ``CurlDisposition/takeAndPause``).
+        buffer.write(Data(chunk)) == .pause ? .takeAndPause : .proceed
     }
 
     func transferDidSend(_ sent: Int64, of total: Int64) {
