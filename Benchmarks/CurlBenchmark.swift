@@ -117,6 +117,10 @@ func curlCommandRates(_ arguments: [String], requests: Int, runs: Int) -> Spread
 /// `urlsession`), 16 in flight, and nothing else in the process: what `perf record` or an
 /// allocation tracer is pointed at to see where a request's time and memory go.
 func runLoad(server: URL, transport: String, requests: Int) async throws {
+    if transport == "stub" {
+        try await runStubLoad(requests: requests)
+        return
+    }
     let router: Router<BenchEndpoint>
     switch transport {
     case "curl":
@@ -126,7 +130,7 @@ func runLoad(server: URL, transport: String, requests: Int) async throws {
         configuration.httpMaximumConnectionsPerHost = 16
         router = Router(transport: URLSessionTransport(configuration: configuration))
     default:
-        print("load: unknown transport \(transport); use curl or urlsession")
+        print("load: unknown transport \(transport); use curl, urlsession or stub")
         return
     }
     let endpoint = BenchEndpoint(baseURL: server)
@@ -139,4 +143,18 @@ func runLoad(server: URL, transport: String, requests: Int) async throws {
     let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     let cpu = ProcessUsage.now().cpuSeconds - before.cpuSeconds
     row("Router over \(transport), 16 in flight", "\(Int(Double(requests) / wall)) req/s, \(format(cpu / Double(requests) * 1e6, 1)) µs CPU/request")
+}
+
+/// An immediate stub decoded to a small model, one at a time: the stub row of `Scripts/bench`
+/// without its baseline, for Scripts/alloc-trace and a profiler.
+func runStubLoad(requests: Int) async throws {
+    let router = Router<StubbedEndpoint>(callbackQueue: DispatchQueue(label: "bench"), stubBehavior: { _ in .immediate })
+    let before = ProcessUsage.now()
+    let start = DispatchTime.now().uptimeNanoseconds
+    for _ in 0..<requests {
+        _ = try await router.request(StubbedEndpoint(), as: SmallModel.self)
+    }
+    let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let cpu = ProcessUsage.now().cpuSeconds - before.cpuSeconds
+    row("Router with an immediate stub, decoded, one at a time", "\(Int(Double(requests) / wall)) req/s, \(format(cpu / Double(requests) * 1e6, 2)) µs CPU/request")
 }
