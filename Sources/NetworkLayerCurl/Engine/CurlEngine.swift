@@ -18,6 +18,12 @@ import FoundationNetworking
 /// every handle is freed after ``shutDown()``, which the transport's owner calls when the last
 /// copy of the transport goes away.
 ///
+/// One engine per transport, not one per core: two engines taking requests in turn were slower
+/// on the 2-core machine, where the server shares the cores (`Benchmarks load curl`, 16 in
+/// flight, six interleaved runs each: 20,800 requests/s median with one engine, 18,100 with two,
+/// and 58 against 70 µs of CPU a request), and over TLS HTTP/1.1 they opened 25 connections for
+/// 3,200 requests where one engine opens 16 (`Scripts/bench peers`, 2026-11-26).
+///
 /// `@unchecked Sendable`: what other threads touch is in ``Shared``, behind its lock; the fields
 /// under "Engine thread" are used only on the engine's thread; the rest are constants.
 final class CurlEngine: @unchecked Sendable {
