@@ -144,6 +144,10 @@ final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
         }
     }
 
+    /// Hands the outcome over on the session's delegate queue. Handing it to a global queue
+    /// instead, to free the serial delegate queue for the other tasks' callbacks, changed nothing
+    /// with 16 requests in flight (`Benchmarks router`, Router / raw: 0.82 and 0.87 against 0.87
+    /// and 0.84 inline, 2026-11-26), and costs a thread hop one at a time.
     func complete(error: (any Error)?, challengeResponse: HTTPURLResponse?) {
         let (completion, response, failure, finished) = state.withLock { state in
             let completion = state.completion
