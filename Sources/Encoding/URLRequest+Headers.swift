@@ -42,4 +42,31 @@ package enum HeaderName {
         for (field, value) in fields where same(field, name) { return value }
         return nil
     }
+
+    /// `fields` with one entry per field: names that are the same field (a dictionary can hold
+    /// `ETag` and `etag`) become one, under the first of their spellings in sorted order, with
+    /// their values joined by ", " in that order, as a repeated field is (RFC 9110 §5.3).
+    /// Foundation's `HTTPURLResponse` keeps one such value at random, so a response's own
+    /// lookup and its `HTTPURLResponse` could disagree. Linear in the number of fields; `fields`
+    /// itself when no two names are the same field.
+    package static func joiningSpellings(in fields: [String: String]) -> [String: String] {
+        guard fields.count > 1 else { return fields }
+        var spellings = [String: [(name: String, value: String)]](minimumCapacity: fields.count)
+        for (name, value) in fields {
+            spellings[folded(name), default: []].append((name, value))
+        }
+        guard spellings.count < fields.count else { return fields }
+        var joined = [String: String](minimumCapacity: spellings.count)
+        for group in spellings.values {
+            let sorted = group.sorted { $0.name < $1.name }
+            guard let first = sorted.first else { continue }
+            joined[first.name] = sorted.map(\.value).joined(separator: ", ")
+        }
+        return joined
+    }
+
+    /// `name` with its ASCII letters in lower case: equal for two names exactly when ``same(_:_:)``.
+    private static func folded(_ name: String) -> String {
+        String(decoding: name.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
 }

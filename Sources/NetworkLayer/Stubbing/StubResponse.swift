@@ -10,7 +10,9 @@ import Foundation
 public struct StubResponse: Sendable {
     /// The status code; 200 by default.
     public var statusCode: Int
-    /// The response headers; none by default.
+    /// The response headers; none by default. Names that differ only in letter case are one
+    /// field, answered with their values joined by ", " in the order of their spellings, as a
+    /// repeated field is on the wire.
     public var headers: HTTPHeaders
     /// The body.
     public var data: Data

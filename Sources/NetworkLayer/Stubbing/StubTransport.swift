@@ -75,8 +75,10 @@ public struct StubTransport: HTTPTransport {
     }
 
     static func answer(_ stub: StubResponse, to request: URLRequest) -> Result<(Data, ResponseHead), any Error> {
+        // A stub's dictionary may spell one field twice (`ETag`, `etag`): a head has one entry per field.
         guard let url = request.url,
-            let head = ResponseHead(url: url, statusCode: stub.statusCode, httpVersion: "HTTP/1.1", fields: stub.headers)
+            let head = ResponseHead(
+                url: url, statusCode: stub.statusCode, httpVersion: "HTTP/1.1", fields: HeaderName.joiningSpellings(in: stub.headers))
         else {
             return .failure(URLError(.badURL))
         }

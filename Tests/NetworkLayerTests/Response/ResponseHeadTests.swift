@@ -81,6 +81,37 @@ struct ResponseHeadTests {
         #expect(response.head.isMade)
     }
 
+    /// A stub's dictionary can spell one field two ways; Foundation keeps one of them at random,
+    /// so the stub joins them itself, in the order of their spellings (RFC 9110 §5.3), and
+    /// `header(_:)` and `httpResponse` give the same value (found from outside, 2026-11-26:
+    /// 7 of 16 such fields disagreed).
+    @Test func aStubsSpellingsOfOneFieldAreJoinedOnce() async throws {
+        let endpoint = StubbedHeadEndpoint(fields: ["ETag": "a", "etag": "b", "Content-Type": "text/plain"])
+        let router = Router<StubbedHeadEndpoint>(stubBehavior: { _ in .immediate })
+        let response = try await router.request(endpoint)
+        #expect(response.header("ETag") == "a, b")
+        #expect(response.header("etag") == "a, b")
+        #expect(response.header("content-type") == "text/plain")
+        #expect(response.httpResponse.allHeaderFields.count == 2)
+        #expect(response.httpResponse.value(forHTTPHeaderField: "ETag") == "a, b")
+    }
+
+    @Test func aStubsHeaderAgreesWithItsResponseForEverySpelling() async throws {
+        var fields: HTTPHeaders = [:]
+        for index in 0..<16 {
+            fields["Tag\(index)"] = "upper"
+            fields["tag\(index)"] = "lower"
+        }
+        let endpoint = StubbedHeadEndpoint(fields: fields)
+        let router = Router<StubbedHeadEndpoint>(stubBehavior: { _ in .immediate })
+        let response = try await router.request(endpoint)
+        let disagreeing = (0..<16).map { "Tag\($0)" }.filter {
+            response.header($0) != response.httpResponse.value(forHTTPHeaderField: $0)
+        }
+        #expect(disagreeing.isEmpty)
+        #expect(response.header("tag3") == "upper, lower")
+    }
+
     @Test func aResponseMadeByFoundationIsKeptAsItIs() throws {
         let made = try #require(HTTPURLResponse(url: url, statusCode: 404, httpVersion: "HTTP/1.1", headerFields: ["Retry-After": "3"]))
         let response = Response(request: URLRequest(url: url), httpResponse: made, data: Data())
@@ -96,5 +127,6 @@ private struct StubbedHeadEndpoint: EndPointType {
     var httpMethod: HTTPMethod { .get }
     var task: HTTPTask { .request }
     var headers: HTTPHeaders? { nil }
-    var sampleResponse: StubResponse { StubResponse(statusCode: 201, headers: ["X-Total-Count": "42"], data: Data("{}".utf8)) }
+    var fields: HTTPHeaders = ["X-Total-Count": "42"]
+    var sampleResponse: StubResponse { StubResponse(statusCode: 201, headers: fields, data: Data("{}".utf8)) }
 }
