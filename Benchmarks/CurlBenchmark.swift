@@ -121,6 +121,10 @@ func runLoad(server: URL, transport: String, requests: Int) async throws {
         try await runStubLoad(requests: requests)
         return
     }
+    if transport == "cache-hit" {
+        try await runCacheHitLoad(server: server, requests: requests)
+        return
+    }
     let router: Router<BenchEndpoint>
     switch transport {
     case "curl":
@@ -130,7 +134,7 @@ func runLoad(server: URL, transport: String, requests: Int) async throws {
         configuration.httpMaximumConnectionsPerHost = 16
         router = Router(transport: URLSessionTransport(configuration: configuration))
     default:
-        print("load: unknown transport \(transport); use curl, urlsession or stub")
+        print("load: unknown transport \(transport); use curl, urlsession, stub or cache-hit")
         return
     }
     let endpoint = BenchEndpoint(baseURL: server)
@@ -157,4 +161,22 @@ func runStubLoad(requests: Int) async throws {
     let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     let cpu = ProcessUsage.now().cpuSeconds - before.cpuSeconds
     row("Router with an immediate stub, decoded, one at a time", "\(Int(Double(requests) / wall)) req/s, \(format(cpu / Double(requests) * 1e6, 2)) µs CPU/request")
+}
+
+/// A fresh hit of an in-memory cache through the router, one at a time: the cache-hit row of
+/// `Scripts/bench` without its baseline, for Scripts/alloc-trace and a profiler.
+func runCacheHitLoad(server: URL, requests: Int) async throws {
+    let endpoint = CachedBenchEndpoint(baseURL: server, key: "load-\(UUID().uuidString)")
+    let router = Router<CachedBenchEndpoint>(callbackQueue: DispatchQueue(label: "bench"), cache: .inMemory())
+    _ = try await router.request(endpoint)
+    let before = ProcessUsage.now()
+    let start = DispatchTime.now().uptimeNanoseconds
+    for _ in 0..<requests {
+        guard try await router.request(endpoint).cacheOutcome == .hit else {
+            throw BenchmarkError.unexpected("the router did not answer from its cache")
+        }
+    }
+    let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let cpu = ProcessUsage.now().cpuSeconds - before.cpuSeconds
+    row("Router with a fresh in-memory cache hit, one at a time", "\(Int(Double(requests) / wall)) req/s, \(format(cpu / Double(requests) * 1e6, 2)) µs CPU/request")
 }

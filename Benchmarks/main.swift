@@ -3,7 +3,7 @@ import Foundation
 // Release-mode benchmarks that print ratios against baselines measured in the same run.
 // Run them with Scripts/bench, which starts the fixture server and sets NETWORKLAYER_FIXTURE_URL.
 // `Benchmarks NAME` runs one group only (cache, cache-hit, stub, main-actor, streaming, router, curl,
-// transfers, stream-memory, soak SENDER [REQUESTS], load curl|urlsession|stub [REQUESTS]), so that Scripts/bench can
+// transfers, stream-memory, soak SENDER [REQUESTS], load curl|urlsession|stub|cache-hit [REQUESTS]), so that Scripts/bench can
 // repeat it in fresh processes (peak RSS depends on what ran before in the same process).
 // `Benchmarks trace-path [plain|stub|cache-hit]` sends one request for Scripts/trace-path, which
 // runs it in a debug build under gdb.
