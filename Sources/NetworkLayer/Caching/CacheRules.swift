@@ -47,10 +47,13 @@ enum CacheRules {
     static func varyNames(_ value: String?) -> [String]? {
         guard let value else { return [] }
         var names: [String] = []
+        // A set beside the list: a server's Vary of 36,000 names took 2.2 s to store in a
+        // release build when duplicates were looked for in the list (quadratic).
+        var seen: Set<String> = []
         for member in value.split(separator: ",") {
             let name = member.trimmingCharacters(in: .whitespaces).lowercased()
             if name == "*" { return nil }
-            if !name.isEmpty, !names.contains(name) { names.append(name) }
+            if !name.isEmpty, seen.insert(name).inserted { names.append(name) }
         }
         return names
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import NetworkLayer
 #if canImport(FoundationNetworking)
@@ -89,6 +90,20 @@ struct CacheKeyTests {
         #expect(exchange(cache, french, origin: origin).body == "fr")
         #expect(exchange(cache, makeRequest(), origin: origin).outcome == .network)
         #expect(origin.count == 3)
+    }
+
+    /// Found from outside (2026-11-26): duplicates in a `Vary` were looked for in a list, so a
+    /// server's `Vary` of 36,000 names (a 240 KiB head, within both transports' limits) cost
+    /// about 30 s of CPU in a debug build each time the response was stored.
+    @Test func aLongVaryIsReadInLinearTime() throws {
+        let cache = try memoryCache(clock)
+        let names = (0..<36_000).map { "v\($0)" } + ["V1", "v2"]
+        let origin = countingOrigin(["Cache-Control": "max-age=600", "Vary": names.joined(separator: ",")])
+        let started = Date()
+        exchange(cache, makeRequest(), origin: origin)
+        #expect(exchange(cache, makeRequest(), origin: origin).outcome == .hit)
+        #expect(Date().timeIntervalSince(started) < TestTiming.bound(5))
+        #expect(CacheRules.varyNames("a, B ,b,, A,c") == ["a", "b", "c"])
     }
 
     @Test func varyValuesAreComparedAfterNormalisingWhiteSpace() throws {
