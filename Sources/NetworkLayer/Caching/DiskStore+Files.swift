@@ -20,6 +20,20 @@ extension DiskStore {
         filePath(id.hex + "." + Self.fileExtension)
     }
 
+    /// A new name for a file being written, before its rename: `partial-<UUID>.nlcache`.
+    static func temporaryFileName() -> String {
+        "partial-" + UUID().uuidString + "." + fileExtension
+    }
+
+    /// Whether `name` is one that ``temporaryFileName()`` makes. Only such files are removed when
+    /// a folder is opened: a file of the caller's named `partial-report.txt` was removed too.
+    static func isTemporaryFileName(_ name: String) -> Bool {
+        let suffix = "." + fileExtension
+        guard name.hasPrefix("partial-"), name.hasSuffix(suffix) else { return false }
+        let uuid = name.dropFirst("partial-".count).dropLast(suffix.count)
+        return UUID(uuidString: String(uuid)) != nil
+    }
+
     /// The id in a name of the form `<64 hex digits>.nlcache`; `nil` for any other name.
     static func entryID(fromFileName name: String) -> SHA256Digest? {
         let utf8 = Array(name.utf8)

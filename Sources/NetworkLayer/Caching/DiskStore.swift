@@ -41,7 +41,6 @@ final class DiskStore: Sendable {
     private let heuristic: HTTPCache.HeuristicFreshness
 
     static let fileExtension = "nlcache"
-    static let temporaryPrefix = "partial-"
 
     /// Opens (and creates) `directory` and indexes the entries already in it.
     init(directory: URL, capacity: Int, maximumEntrySize: Int, heuristic: HTTPCache.HeuristicFreshness) throws(HTTPCacheError) {
@@ -69,7 +68,7 @@ final class DiskStore: Sendable {
     private func rebuildIndex(from names: [String]) {
         var found: [(key: EntryKey, size: Int, responseTime: Date)] = []
         for name in names {
-            if name.hasPrefix(Self.temporaryPrefix) {
+            if Self.isTemporaryFileName(name) {
                 // A write that never reached its rename: the process died in between.
                 unlink(filePath(name))
                 continue
@@ -149,7 +148,7 @@ final class DiskStore: Sendable {
             if let request { removeMatches(of: request) }
             return false
         }
-        let temporary = filePath(Self.temporaryPrefix + UUID().uuidString)
+        let temporary = filePath(Self.temporaryFileName())
         guard Self.writeNewFile(temporary, data) else {
             unlink(temporary)
             if let request { removeMatches(of: request) }
@@ -238,7 +237,7 @@ final class DiskStore: Sendable {
                     problems.append("the file of an entry does not have the size the index says")
                 }
             }
-            if names.contains(where: { $0.hasPrefix(Self.temporaryPrefix) }) {
+            if names.contains(where: Self.isTemporaryFileName) {
                 problems.append("a temporary file is left in the folder")
             }
             return problems

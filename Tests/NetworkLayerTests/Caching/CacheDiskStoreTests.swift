@@ -145,7 +145,7 @@ final class CacheDiskStoreTests {
         // What a process that died before its rename(2) leaves: half of a newer file under a
         // temporary name in the same folder.
         let newer = try Data(contentsOf: file)
-        let temporary = folder.appendingPathComponent(DiskStore.temporaryPrefix + UUID().uuidString)
+        let temporary = folder.appendingPathComponent(DiskStore.temporaryFileName())
         try newer.prefix(newer.count / 2).write(to: temporary)
         #expect(exchange(cache, makeRequest(), origin: origin).body == "response 1")
         let reopened = try diskCache()
@@ -161,6 +161,18 @@ final class CacheDiskStoreTests {
         exchange(cache, makeRequest(), origin: origin)
         cache.removeAll()
         #expect(fileNames() == foreign.sorted())
+    }
+
+    /// Found from outside (2026-11-26): opening a folder removed every file whose name began
+    /// with "partial-", the prefix of the cache's own unfinished writes.
+    @Test func aFileOfTheCallersNamedLikeATemporaryOneIsLeftAlone() throws {
+        let mine = ["partial-report.txt", "partial-\(UUID().uuidString)", "partial-.nlcache", "partial-x.nlcache"]
+        for name in mine { try Data("mine".utf8).write(to: folder.appendingPathComponent(name)) }
+        let cache = try diskCache()
+        exchange(cache, makeRequest(), origin: origin)
+        _ = try diskCache()
+        cache.removeAll()
+        #expect(fileNames() == mine.sorted())
     }
 
     @Test func fileNamesAndFilesHoldNoCredentialOrSecretQuery() throws {
