@@ -8,7 +8,8 @@ public enum ParameterEncodingError: Error, Sendable, Equatable {
     /// The request has no URL to add a query to.
     case missingURL
 
-    /// The URL could not be parsed into components, or rebuilt after the query was added.
+    /// The URL could not be parsed into components, or rebuilt after the query was added. The
+    /// URL is shown without its user info, query and fragment, which may hold a secret.
     case invalidURL(String)
 
     /// A value that JSON cannot represent, such as `Double.nan` or `Double.infinity`.

@@ -196,7 +196,7 @@ public struct URLParameterEncoder: ParameterEncoder {
     /// `url` with `query` appended to its existing query, keeping any fragment last.
     static func url(_ url: URL, appendingQuery query: String) throws -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            throw ParameterEncodingError.invalidURL(url.absoluteString)
+            throw ParameterEncodingError.invalidURL(ErrorText.url(url.absoluteString))
         }
         if let existing = components.percentEncodedQuery, !existing.isEmpty {
             components.percentEncodedQuery = existing + "&" + query
@@ -204,7 +204,7 @@ public struct URLParameterEncoder: ParameterEncoder {
             components.percentEncodedQuery = query
         }
         guard let result = components.url else {
-            throw ParameterEncodingError.invalidURL(url.absoluteString)
+            throw ParameterEncodingError.invalidURL(ErrorText.url(url.absoluteString))
         }
         return result
     }

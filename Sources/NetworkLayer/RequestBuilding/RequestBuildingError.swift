@@ -3,10 +3,12 @@ import Foundation
 /// Why an endpoint could not be turned into a `URLRequest`. Nothing was sent.
 public enum RequestBuildingError: Error, Sendable, Equatable {
     /// The base URL has no host or a scheme other than `http` or `https` (in any letter case),
-    /// or base URL and path do not form a valid URL.
+    /// or base URL and path do not form a valid URL. The URL is shown without its user info,
+    /// query and fragment, which may hold a secret.
     case invalidURL(String)
 
     /// The path cannot be used as it is, e.g. it carries a `#` fragment, which is never sent.
+    /// The path is shown without its query and fragment, which may hold a secret.
     case invalidPath(String, reason: String)
 
     /// A header name with characters RFC 9110 does not allow in a field name (CR, LF, space,
@@ -44,6 +46,7 @@ public enum RequestBuildingError: Error, Sendable, Equatable {
 }
 
 extension RequestBuildingError {
+
     /// A sentence that says what was wrong.
     public var message: String {
         switch self {

@@ -16,7 +16,7 @@ enum URLJoining {
     static func url(base: URL, path: String, query extraQuery: String? = nil) throws(RequestBuildingError) -> URL {
         var baseText = base.absoluteString
         if path.utf8.contains(UInt8(ascii: "#")) {
-            throw .invalidPath(path, reason: "a \"#\" fragment is never sent to the server")
+            throw .invalidPath(ErrorText.url(path), reason: "a \"#\" fragment is never sent to the server")
         }
         // Read in place, not copied into an array first.
         var pathText = path
@@ -25,7 +25,7 @@ enum URLJoining {
             throw .urlTooLong(length: joined.count, limit: maximumLength)
         }
         guard let joined, let url = URL(string: String(decoding: joined, as: UTF8.self)) else {
-            throw .invalidURL(base.absoluteString + (joined == nil ? "" : "/" + path))
+            throw .invalidURL(ErrorText.url(base.absoluteString + (joined == nil ? "" : "/" + path)))
         }
         return url
     }

@@ -72,7 +72,29 @@ struct RequestBuilderTests {
 
     @Test func fragmentInThePathIsRejected() throws {
         let endpoint = TestEndpoint(baseURL: try #require(URL(string: "https://h.example")), path: "a#b")
-        #expect(buildError(endpoint) == .invalidPath("a#b", reason: "a \"#\" fragment is never sent to the server"))
+        #expect(buildError(endpoint) == .invalidPath("a#…", reason: "a \"#\" fragment is never sent to the server"))
+    }
+
+    /// Found from outside (2026-11-26): the error showed the whole path, a secret query
+    /// parameter or a token in the fragment included, and the base URL's user info when the
+    /// joined URL could not be parsed.
+    @Test(arguments: [
+        ("https://api.example/v1", "search?api_key=s3cr3tpw#top"), ("https://api.example/v1", "x#s3cr3tpw"),
+        ("https://alice:s3cr3tpw@api.example/v1", "x#y"), ("https://api.example/v1?api_key=s3cr3tpw", "a#b"),
+    ])
+    func anUnusablePathOrURLIsShownWithoutItsSecrets(base: String, path: String) async throws {
+        let endpoint = TestEndpoint(baseURL: try #require(URL(string: base)), path: path)
+        let error = try #require(buildError(endpoint))
+        for text in ["\(error)", String(reflecting: error), error.message, "\(NetworkError.invalidRequest(error))"] {
+            #expect(!text.contains("s3cr3tpw"), "\(text)")
+        }
+    }
+
+    @Test func aURLInAnErrorLosesItsUserInfoQueryAndFragment() {
+        #expect(ErrorText.url("https://alice:s3cr3tpw@h.example/x?k=v#f") == "https://h.example/x?…")
+        #expect(ErrorText.url("http://a@b@h.example") == "http://h.example")
+        #expect(ErrorText.url("https://h.example/x@y") == "https://h.example/x@y")
+        #expect(ErrorText.url("items/7") == "items/7")
     }
 
     @Test func baseURLWithoutSchemeOrHostIsRejected() throws {
@@ -85,7 +107,8 @@ struct RequestBuilderTests {
     @Test(arguments: ["http:///x", "http:x", "https:/x", "httpx://h.example", "htt://h.example", "http://?q", "http://#f"])
     func aBaseWithoutAnAuthorityIsRejected(base: String) throws {
         let endpoint = TestEndpoint(baseURL: try #require(URL(string: base)), path: "x")
-        #expect(buildError(endpoint) == .invalidURL(base))
+        let shown = ["http://?q": "http://?…", "http://#f": "http://#…"][base] ?? base
+        #expect(buildError(endpoint) == .invalidURL(shown))
     }
 
     @Test(arguments: [
