@@ -100,9 +100,41 @@ public struct Redaction: Sendable {
         return lowered.split(whereSeparator: { $0 == "[" || $0 == "]" }).contains { queryParameters.contains(String($0)) }
     }
 
-    /// `value`, or the replacement when `name` is a secret header.
+    /// `value`, or the replacement when `name` is a secret header. The value of a header that
+    /// holds URLs (`Location`, `Content-Location`, `Referer`, and the `<…>` targets of `Link`)
+    /// is shown as ``url(_:)`` shows a URL: a redirect to
+    /// `https://alice:pw@h.example/cb?access_token=t` is logged as
+    /// `https://h.example/cb?access_token=<redacted>`.
     public func header(_ name: String, _ value: String) -> String {
-        headers.contains(name.lowercased()) ? replacement : value
+        let lowered = name.lowercased()
+        if headers.contains(lowered) { return replacement }
+        if Self.urlHeaders.contains(lowered) { return shownURL(value) }
+        if lowered == "link" { return shownLinkTargets(value) }
+        return value
+    }
+
+    /// Response and request headers whose value is a URL, absolute or relative.
+    private static let urlHeaders: Set<String> = ["location", "content-location", "referer"]
+
+    /// `text` as ``url(_:)`` shows it; the replacement when it does not parse as a URL.
+    private func shownURL<Text: StringProtocol>(_ text: Text) -> String {
+        URL(string: String(text)).map { url($0) } ?? replacement
+    }
+
+    /// A `Link` value (RFC 8288) with each `<target>` shown as ``url(_:)`` shows it.
+    private func shownLinkTargets(_ value: String) -> String {
+        var shown = ""
+        var rest = value[...]
+        while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
+            shown += rest[...open]
+            shown += shownURL(rest[rest.index(after: open)..<close])
+            rest = rest[close...]
+        }
+        // A target without its ">" is still a URL that may hold a secret.
+        if let open = rest.firstIndex(of: "<") {
+            return shown + rest[...open] + shownURL(rest[rest.index(after: open)...])
+        }
+        return shown + rest
     }
 
     /// `url` as a string with the values of secret query parameters replaced.

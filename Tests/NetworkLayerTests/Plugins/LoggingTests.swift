@@ -28,6 +28,23 @@ struct LoggingTests {
         return endpoint
     }
 
+    /// Found from outside (2026-11-26): a 3xx delivered as it is (not followed) was logged with
+    /// the password and token of its `Location` as received.
+    @Test func aLocationIsLoggedWithoutItsSecrets() async throws {
+        let sink = LineSink()
+        let location = "https://alice:hunter2pass@other.example/cb?access_token=t0psecret&state=1"
+        let transport = StubTransport(StubResponse(statusCode: 302, headers: ["Location": location]))
+        let router = Router<TestEndpoint>(
+            transport: transport, plugins: [NetworkLoggerPlugin(options: [.headers], sink: { sink.write($0) })],
+            redirects: .doNotFollow)
+        var endpoint = TestEndpoint.offline()
+        endpoint.acceptableStatusCodes = [302]
+        _ = try await router.request(endpoint)
+        #expect(!sink.text.contains("hunter2pass"), "\(sink.text)")
+        #expect(!sink.text.contains("t0psecret"), "\(sink.text)")
+        #expect(sink.text.contains("Location: https://other.example/cb?access_token=%3Credacted%3E&state=1"), "\(sink.text)")
+    }
+
     @Test(.needsHTTPBin, arguments: TestTransport.all)
     func logsNoSecretFromHeadersOrQuery(_ transport: TestTransport) async throws {
         let sink = LineSink()

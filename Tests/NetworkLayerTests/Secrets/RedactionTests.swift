@@ -18,6 +18,18 @@ struct RedactionTests {
         #expect(!Redaction.default.hidesParameter(named: name))
     }
 
+    @Test func headersThatHoldURLsShowThemRedacted() {
+        let redaction = Redaction.default
+        // The replacement inside a URL is percent-encoded, as in every URL the package shows.
+        #expect(redaction.header("content-location", "/a?token=t0k&page=2") == "/a?token=%3Credacted%3E&page=2")
+        #expect(redaction.header("Referer", "https://u:pw@h.example/") == "https://h.example/")
+        #expect(
+            redaction.header("Link", #"<https://h.example/p?page=2&key=k3y>; rel="next", </p?page=1>; rel="first""#)
+                == #"<https://h.example/p?page=2&key=%3Credacted%3E>; rel="next", </p?page=1>; rel="first""#)
+        #expect(redaction.header("Link", "<unterminated?token=t0k") == "<unterminated?token=%3Credacted%3E")
+        #expect(redaction.header("X-Seen", "https://h.example/?token=t0k") == "https://h.example/?token=t0k")
+    }
+
     @Test func bracketedSecretsAreHiddenInFormBodiesQueriesAndCURL() throws {
         var request = URLRequest(url: try #require(URL(string: "https://example.invalid/s?filter%5Bapi_key%5D=SECRET1&q=x")))
         request.httpMethod = "POST"
