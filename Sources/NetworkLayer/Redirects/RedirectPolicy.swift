@@ -4,7 +4,10 @@
 /// rules hold on every transport and platform:
 /// - credentials never leave the origin: when a redirect changes scheme, host or port, every
 ///   credential header (``Redaction/isCredentialHeader(_:)``: ``Redaction/credentialHeaders``
-///   and the names in the router's ``Router/redaction`` and its plugins') is removed;
+///   and the names in the router's ``Router/redaction`` and its plugins') is removed, and a
+///   redirect that the transport would send one of its own to (a session whose configuration's
+///   `httpAdditionalHeaders` holds an `Authorization`) fails with
+///   `URLError(.userAuthenticationRequired)`, whose description names the header;
 /// - 303, and 301 or 302 after a `POST`, continue with a `GET` without the body; 307 and 308
 ///   repeat the method and the body (an upload's file is sent again);
 /// - a redirect to anything but `http` or `https` fails with `URLError(.unsupportedURL)`, and

@@ -63,6 +63,32 @@ struct RedirectCredentialTests {
         #expect((echo["headers"] as? [String: String])?["x-auth-token"] == "SECRET")
     }
 
+    /// Found from outside (2026-11-26): a session whose configuration adds an `Authorization`
+    /// to every request sent it to the other origin of a redirect, since only the request's own
+    /// headers can be removed. Such a redirect is now refused, and one within the origin is
+    /// still followed.
+    @Test(arguments: [true, false])
+    func aSessionsOwnAuthorizationStopsARedirectToAnotherOrigin(callersSession: Bool) async throws {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpAdditionalHeaders = ["Authorization": "Bearer sess10n-secret"]
+        let session = URLSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
+        let transport = callersSession ? URLSessionTransport(session: session) : URLSessionTransport(configuration: configuration)
+        let router = Router<TestEndpoint>(transport: transport, callbackQueue: DispatchQueue(label: "tests"))
+        do {
+            let headers = try await echoedHeaders(try crossOrigin(), through: router)
+            Issue.record("the redirect was followed; the other origin saw \(headers["authorization"] ?? "no Authorization")")
+        } catch NetworkError.transport(let error) {
+            #expect(error.code == .userAuthenticationRequired)
+            #expect(error.localizedDescription.contains("Authorization"))
+            #expect(!"\(NetworkError.transport(error))".contains("sess10n-secret"))
+        }
+        var endpoint = TestEndpoint.fixture("redirect-to")
+        endpoint.task = .requestParameters(bodyParameters: nil, bodyEncoding: .json, urlParameters: ["url": "/echo"])
+        let echo = try jsonObject(try await router.request(endpoint).data)
+        #expect((echo["headers"] as? [String: String])?["authorization"] == "Bearer sess10n-secret")
+    }
+
     @Test(arguments: TestTransport.all, [(307, "POST", 11), (308, "POST", 11), (303, "GET", 0), (302, "GET", 0), (301, "GET", 0)])
     func aPOSTRedirectKeepsOrDropsItsBodyAsRFC9110Says(_ transport: TestTransport, redirect: (status: Int, method: String, bodySize: Int)) async throws {
         let (status, method, bodySize) = redirect

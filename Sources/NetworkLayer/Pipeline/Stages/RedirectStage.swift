@@ -34,6 +34,7 @@ struct RedirectStage: RequestStage {
         guard exchange.redirectCount < policy.limit else {
             throw .transport(URLError(.httpTooManyRedirects, userInfo: [NSLocalizedDescriptionKey: "More than \(policy.limit) redirects."]))
         }
+        try refuseSessionCredentials(across: redirection, from: response.request, through: exchange)
         // A streamed redirect's body is not read.
         exchange.streamedBody?.drop()
         exchange.metrics.didFollowRedirect()
@@ -42,5 +43,25 @@ struct RedirectStage: RequestStage {
         next.request = redirection.request
         if !redirection.keepsBody, case .upload = next.payload { next.payload = .inRequest }
         return next
+    }
+
+    /// Throws when `redirection` leaves the origin of `previous` and the transport would put a
+    /// credential of its own on the next request: a session whose configuration's
+    /// `httpAdditionalHeaders` holds an `Authorization` sends it on every request, and
+    /// ``Redirection`` can remove only the request's own headers. The cookies a session adds
+    /// are its cookie storage's for the target, which is where they belong.
+    private static func refuseSessionCredentials(
+        across redirection: Redirection, from previous: URLRequest, through exchange: Exchange
+    ) throws(NetworkError) {
+        guard let current = previous.url, let target = redirection.request.url, !Origin(current).contains(target),
+            let added = exchange.transport.headersAdded(to: redirection.request),
+            let name = added.keys.sorted().first(where: {
+                exchange.context.redaction.isCredentialHeader($0) && !HeaderName.same($0, "Cookie")
+            })
+        else { return }
+        let message =
+            "The server redirected to another origin, and the transport adds its own \(name) header to every request:"
+            + " the redirect is not followed. Set that header on the endpoint or with a plugin, which the router drops across origins."
+        throw .transport(URLError(.userAuthenticationRequired, userInfo: [NSLocalizedDescriptionKey: message]))
     }
 }
