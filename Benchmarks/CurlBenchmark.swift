@@ -153,14 +153,9 @@ func runLoad(server: URL, transport: String, requests: Int) async throws {
 /// without its baseline, for Scripts/alloc-trace and a profiler.
 func runStubLoad(requests: Int) async throws {
     let router = Router<StubbedEndpoint>(callbackQueue: DispatchQueue(label: "bench"), stubBehavior: { _ in .immediate })
-    let before = ProcessUsage.now()
-    let start = DispatchTime.now().uptimeNanoseconds
-    for _ in 0..<requests {
+    try await oneAtATime("Router with an immediate stub, decoded, one at a time", requests: requests) {
         _ = try await router.request(StubbedEndpoint(), as: SmallModel.self)
     }
-    let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    let cpu = ProcessUsage.now().cpuSeconds - before.cpuSeconds
-    row("Router with an immediate stub, decoded, one at a time", "\(Int(Double(requests) / wall)) req/s, \(format(cpu / Double(requests) * 1e6, 2)) µs CPU/request")
 }
 
 /// A fresh hit of an in-memory cache through the router, one at a time: the cache-hit row of
@@ -169,14 +164,20 @@ func runCacheHitLoad(server: URL, requests: Int) async throws {
     let endpoint = CachedBenchEndpoint(baseURL: server, key: "load-\(UUID().uuidString)")
     let router = Router<CachedBenchEndpoint>(callbackQueue: DispatchQueue(label: "bench"), cache: .inMemory())
     _ = try await router.request(endpoint)
-    let before = ProcessUsage.now()
-    let start = DispatchTime.now().uptimeNanoseconds
-    for _ in 0..<requests {
+    try await oneAtATime("Router with a fresh in-memory cache hit, one at a time", requests: requests) {
         guard try await router.request(endpoint).cacheOutcome == .hit else {
             throw BenchmarkError.unexpected("the router did not answer from its cache")
         }
     }
+}
+
+/// Sends `requests` requests through `send`, one after another, and prints the rate and the
+/// CPU per request.
+private func oneAtATime(_ label: String, requests: Int, _ send: () async throws -> Void) async throws {
+    let before = ProcessUsage.now()
+    let start = DispatchTime.now().uptimeNanoseconds
+    for _ in 0..<requests { try await send() }
     let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     let cpu = ProcessUsage.now().cpuSeconds - before.cpuSeconds
-    row("Router with a fresh in-memory cache hit, one at a time", "\(Int(Double(requests) / wall)) req/s, \(format(cpu / Double(requests) * 1e6, 2)) µs CPU/request")
+    row(label, "\(Int(Double(requests) / wall)) req/s, " + format(cpu / Double(requests) * 1e6, 2) + " µs CPU/request")
 }

@@ -46,7 +46,6 @@ public enum RequestBuildingError: Error, Sendable, Equatable {
 }
 
 extension RequestBuildingError {
-
     /// A sentence that says what was wrong.
     public var message: String {
         switch self {

@@ -104,7 +104,7 @@ public struct Redaction: Sendable {
     /// holds URLs (`Location`, `Content-Location`, `Referer`, and the `<…>` targets of `Link`)
     /// is shown as ``url(_:)`` shows a URL: a redirect to
     /// `https://alice:pw@h.example/cb?access_token=t` is logged as
-    /// `https://h.example/cb?access_token=<redacted>`.
+    /// `https://h.example/cb?access_token=%3Credacted%3E`.
     public func header(_ name: String, _ value: String) -> String {
         let lowered = name.lowercased()
         if headers.contains(lowered) { return replacement }
