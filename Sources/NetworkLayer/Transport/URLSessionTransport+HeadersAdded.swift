@@ -4,6 +4,13 @@ import FoundationNetworking
 #endif
 
 extension URLSessionTransport {
+    /// The names of the headers the session puts on every request it sends (its configuration's
+    /// `httpAdditionalHeaders`), whatever its delegate or credential storage: a redirect to
+    /// another origin is refused when a credential is among them (``RedirectPolicy``).
+    package var sessionHeaderNames: [String] {
+        (session.configuration.httpAdditionalHeaders ?? [:]).keys.compactMap { $0 as? String }
+    }
+
     /// What the session adds to `request` on the wire: the `Cookie` header made from its
     /// configuration's `httpCookieStorage` for the request's URL (when `httpShouldSetCookies`),
     /// and the configuration's `httpAdditionalHeaders` the request does not set itself.

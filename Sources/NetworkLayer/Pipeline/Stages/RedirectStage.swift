@@ -47,18 +47,19 @@ struct RedirectStage: RequestStage {
 
     /// Throws when `redirection` leaves the origin of `previous` and the transport would put a
     /// credential of its own on the next request: a session whose configuration's
-    /// `httpAdditionalHeaders` holds an `Authorization` sends it on every request, and
-    /// ``Redirection`` can remove only the request's own headers. The cookies a session adds
-    /// are its cookie storage's for the target, which is where they belong.
+    /// `httpAdditionalHeaders` holds an `Authorization` or a `Cookie` sends it on every request,
+    /// and ``Redirection`` can remove only the request's own headers.
     private static func refuseSessionCredentials(
         across redirection: Redirection, from previous: URLRequest, through exchange: Exchange
     ) throws(NetworkError) {
-        guard let current = previous.url, let target = redirection.request.url, !Origin(current).contains(target),
-            let added = exchange.transport.headersAdded(to: redirection.request),
-            let name = added.keys.sorted().first(where: {
-                exchange.context.redaction.isCredentialHeader($0) && !HeaderName.same($0, "Cookie")
-            })
-        else { return }
+        guard let current = previous.url, let target = redirection.request.url, !Origin(current).contains(target) else { return }
+        // What the transport says it adds, but for the cookies of its storage, which are the
+        // target's own; and a session's own headers, which it does not report when it has a
+        // delegate or stored credentials, and whose `Cookie` is not its storage's.
+        let reported = (exchange.transport.headersAdded(to: redirection.request) ?? [:]).keys.filter { !HeaderName.same($0, "Cookie") }
+        let sessions = (exchange.transport as? URLSessionTransport)?.sessionHeaderNames ?? []
+        let redaction = exchange.context.redaction
+        guard let name = (reported + sessions).sorted().first(where: { redaction.isCredentialHeader($0) }) else { return }
         let message =
             "The server redirected to another origin, and the transport adds its own \(name) header to every request:"
             + " the redirect is not followed. Set that header on the endpoint or with a plugin, which the router drops across origins."
