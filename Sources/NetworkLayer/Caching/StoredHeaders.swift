@@ -57,6 +57,16 @@ struct StoredHeaders: Equatable, Sendable {
         }
     }
 
+    /// These fields without those named in `names` (lower-cased), with `fields` added: linear in
+    /// both, where a ``set(_:_:)`` per field is quadratic.
+    func replacing(_ names: Set<String>, with fields: [Field]) -> StoredHeaders {
+        var result = self
+        result.fields.removeAll { names.contains($0.lowercasedName) }
+        result.fields.append(contentsOf: fields)
+        result.fields.sort { $0.lowercasedName < $1.lowercasedName }
+        return result
+    }
+
     /// The fields as `HTTPURLResponse` takes them, without those named in `excluded`
     /// (lower-cased).
     func dictionary(excluding excluded: Set<String> = []) -> [String: String] {

@@ -48,12 +48,12 @@ struct StoredResponse: Sendable {
     func updated(by notModified: HTTPURLResponse, requestTime: Date, responseTime: Date, heuristic: HTTPCache.HeuristicFreshness)
         -> StoredResponse
     {
-        var merged = headers
-        merged.set("Age", nil)
         let update = StoredHeaders(storableFieldsOf: notModified)
-        for field in update.fields where field.lowercasedName != "content-length" {
-            merged.set(field.name, field.value)
-        }
+        // One pass, not a `set` per field: each `set` filtered and sorted every stored field.
+        let replacing = update.fields.filter { $0.lowercasedName != "content-length" }
+        var dropped = Set(replacing.map(\.lowercasedName))
+        dropped.insert("age")
+        let merged = headers.replacing(dropped, with: replacing)
         return StoredResponse(
             key: key, statusCode: statusCode, headers: merged, body: body, requestTime: requestTime, responseTime: responseTime,
             heuristic: heuristic)

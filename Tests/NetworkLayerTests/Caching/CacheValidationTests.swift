@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import NetworkLayer
 #if canImport(FoundationNetworking)
@@ -78,6 +79,29 @@ struct CacheValidationTests {
         #expect(second.response?.header("Cache-Control") == "max-age=100")
         // The 304's Content-Length describes no body; the stored one's stays.
         #expect(second.response?.header("Content-Length") != "0")
+    }
+
+    /// Found from outside (2026-11-26): a 304 updated the stored response one field at a time,
+    /// each update filtering and sorting every stored field, so many fields on both sides cost
+    /// time quadratic in them.
+    @Test func a304WithManyFieldsUpdatesInLinearTime() throws {
+        let cache = try memoryCache(clock)
+        var first = ["Cache-Control": "max-age=10", "ETag": #""v1""#]
+        var update = ["Cache-Control": "max-age=100", "ETag": #""v1""#]
+        for index in 0..<8_000 {
+            first["X-Stored-\(index)"] = "1"
+            update["X-Updated-\(index)"] = "2"
+        }
+        let origin = origin(first: first, later: notModified(update))
+        exchange(cache, makeRequest(), origin: origin)
+        clock.advance(by: 11)
+        let started = Date()
+        let second = exchange(cache, makeRequest(), origin: origin)
+        #expect(Date().timeIntervalSince(started) < TestTiming.bound(5))
+        #expect(second.outcome == .revalidated)
+        #expect(second.response?.header("X-Stored-7") == "1")
+        #expect(second.response?.header("X-Updated-7") == "2")
+        #expect(second.response?.header("Cache-Control") == "max-age=100")
     }
 
     @Test func afterA304TheStoredResponseIsFreshAgain() throws {
