@@ -25,13 +25,14 @@ extension DiskStore {
         "partial-" + UUID().uuidString + "." + fileExtension
     }
 
-    /// Whether `name` is one that ``temporaryFileName()`` makes. Only such files are removed when
-    /// a folder is opened: a file of the caller's named `partial-report.txt` was removed too.
+    /// Whether `name` is one that ``temporaryFileName()`` makes, or `partial-<UUID>`, which
+    /// versions before 2026-11-26 made. Only such files are removed when a folder is opened: a
+    /// file of the caller's named `partial-report.txt` was removed too.
     static func isTemporaryFileName(_ name: String) -> Bool {
+        guard name.hasPrefix("partial-") else { return false }
         let suffix = "." + fileExtension
-        guard name.hasPrefix("partial-"), name.hasSuffix(suffix) else { return false }
-        let uuid = name.dropFirst("partial-".count).dropLast(suffix.count)
-        return UUID(uuidString: String(uuid)) != nil
+        let uuid = name.dropFirst("partial-".count)
+        return UUID(uuidString: String(name.hasSuffix(suffix) ? uuid.dropLast(suffix.count) : uuid)) != nil
     }
 
     /// The id in a name of the form `<64 hex digits>.nlcache`; `nil` for any other name.

@@ -80,7 +80,7 @@ public enum RequestBuilder {
             guard file.isFileURL, FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory),
                 !isDirectory.boolValue, FileManager.default.isReadableFile(atPath: file.path)
             else {
-                throw .unreadableUploadFile(file.absoluteString)
+                throw .unreadableUploadFile(ErrorText.url(file.absoluteString))
             }
             try request.setContentTypeIfAbsent(contentType ?? Self.unknownBodyType)
             body = .upload(.file(file))

@@ -101,8 +101,8 @@ public struct Redaction: Sendable {
     }
 
     /// `value`, or the replacement when `name` is a secret header. The value of a header that
-    /// holds URLs (`Location`, `Content-Location`, `Referer`, and the `<…>` targets of `Link`)
-    /// is shown as ``url(_:)`` shows a URL: a redirect to
+    /// holds URLs (`Location`, `Content-Location`, `Referer`, the `<…>` targets of `Link`, and
+    /// the `url=` of `Refresh`) is shown as ``url(_:)`` shows a URL: a redirect to
     /// `https://alice:pw@h.example/cb?access_token=t` is logged as
     /// `https://h.example/cb?access_token=%3Credacted%3E`.
     public func header(_ name: String, _ value: String) -> String {
@@ -110,6 +110,9 @@ public struct Redaction: Sendable {
         if headers.contains(lowered) { return replacement }
         if Self.urlHeaders.contains(lowered) { return shownURL(value) }
         if lowered == "link" { return shownLinkTargets(value) }
+        if lowered == "refresh", let target = value.range(of: "url=", options: .caseInsensitive) {
+            return value[..<target.upperBound] + shownURL(value[target.upperBound...])
+        }
         return value
     }
 

@@ -94,7 +94,7 @@ public struct ServerSentEventStream<EndPoint: EndPointType>: AsyncSequence, Send
                     if chunks == nil { try await connect() }
                     guard !isOver else { return nil }
                     if let chunk = try await chunks?.next() {
-                        // Also when the parser throws: the events before the failure come first.
+                        // Also when the parser throws, so that what is pending stays last-first.
                         defer { pending.reverse() }
                         try parser.append(chunk) { pending.append($0) }
                         continue

@@ -166,7 +166,7 @@ final class CacheDiskStoreTests {
     /// Found from outside (2026-11-26): opening a folder removed every file whose name began
     /// with "partial-", the prefix of the cache's own unfinished writes.
     @Test func aFileOfTheCallersNamedLikeATemporaryOneIsLeftAlone() throws {
-        let mine = ["partial-report.txt", "partial-\(UUID().uuidString)", "partial-.nlcache", "partial-x.nlcache"]
+        let mine = ["partial-report.txt", "partial-\(UUID().uuidString).txt", "partial-.nlcache", "partial-x.nlcache"]
         for name in mine { try Data("mine".utf8).write(to: folder.appendingPathComponent(name)) }
         let cache = try diskCache()
         exchange(cache, makeRequest(), origin: origin)

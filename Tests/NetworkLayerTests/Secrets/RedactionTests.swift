@@ -27,6 +27,7 @@ struct RedactionTests {
             redaction.header("Link", #"<https://h.example/p?page=2&key=k3y>; rel="next", </p?page=1>; rel="first""#)
                 == #"<https://h.example/p?page=2&key=%3Credacted%3E>; rel="next", </p?page=1>; rel="first""#)
         #expect(redaction.header("Link", "<unterminated?token=t0k") == "<unterminated?token=%3Credacted%3E")
+        #expect(redaction.header("Refresh", "5; URL=https://h.example/next?token=t0k") == "5; URL=https://h.example/next?token=%3Credacted%3E")
         #expect(redaction.header("X-Seen", "https://h.example/?token=t0k") == "https://h.example/?token=t0k")
     }
 
