@@ -6,7 +6,7 @@
 ///   credential header (``Redaction/isCredentialHeader(_:)``: ``Redaction/credentialHeaders``
 ///   and the names in the router's ``Router/redaction`` and its plugins') is removed, and a
 ///   redirect that the transport would send one of its own to (a session whose configuration's
-///   `httpAdditionalHeaders` holds an `Authorization`) fails with
+///   `httpAdditionalHeaders` holds an `Authorization` or a `Cookie`) fails with
 ///   `URLError(.userAuthenticationRequired)`, whose description names the header;
 /// - 303, and 301 or 302 after a `POST`, continue with a `GET` without the body; 307 and 308
 ///   repeat the method and the body (an upload's file is sent again);
