@@ -37,7 +37,9 @@ struct CancelWhileStartingTests {
 
     /// Starts `count` requests while another thread calls `router.cancel()` without pause, and
     /// waits for every completion.
-    private func race(_ router: Router<TestEndpoint>, count: Int, _ make: (Int) -> TestEndpoint, _ heard: @escaping @Sendable (String) -> Void) {
+    private func race(
+        _ router: Router<TestEndpoint>, count: Int, endpoint make: (Int) -> TestEndpoint, heard: @escaping @Sendable (String) -> Void
+    ) {
         let stop = Locked(false)
         Thread { while !stop.withLock({ $0 }) { router.cancel() } }.start()
         let done = DispatchGroup()
@@ -56,7 +58,9 @@ struct CancelWhileStartingTests {
     @Test func aRequestCancelledAsItStartsNeverReachesTheTransport() async throws {
         let transport = PausingTransport()
         let router = Router<TestEndpoint>(transport: transport, callbackQueue: DispatchQueue(label: "tests"))
-        race(router, count: 400, { endpoint("r\($0)") }) { path in transport.cancelledPaths.withLock { _ = $0.insert("/" + path) } }
+        race(
+            router, count: 400, endpoint: { endpoint("r\($0)") },
+            heard: { path in transport.cancelledPaths.withLock { _ = $0.insert("/" + path) } })
         try await Task.sleep(nanoseconds: 200_000_000)
         #expect(transport.cancelledPaths.withLock { $0.count } > 0, "no cancellation landed: the race was not run")
         #expect(transport.lateSends.withLock { $0 } == 0)
@@ -70,9 +74,9 @@ struct CancelWhileStartingTests {
         let before = workingFiles()
         let router = Router<TestEndpoint>(transport: PausingTransport(), callbackQueue: DispatchQueue(label: "tests"))
         let cancelled = Locked(0)
-        race(router, count: 300, { endpoint("d\($0)", task: .download(DownloadDestination(folder.appendingPathComponent("f\($0)")))) }) { _ in
-            cancelled.withLock { $0 += 1 }
-        }
+        race(
+            router, count: 300, endpoint: { endpoint("d\($0)", task: .download(DownloadDestination(folder.appendingPathComponent("f\($0)")))) },
+            heard: { _ in cancelled.withLock { $0 += 1 } })
         try await Task.sleep(nanoseconds: 500_000_000)
         #expect(cancelled.withLock { $0 } > 0, "no cancellation landed: the race was not run")
         let left = workingFiles().subtracting(before)
