@@ -30,6 +30,12 @@ public enum DownloadError: Error, Sendable, Equatable {
     /// value. The transfer stops at once and nothing is put at the destination; a resumable
     /// download keeps what was written whole in its `.partial` file.
     case writeFailed(String, reason: String)
+    /// A `206` whose part does not end the file, to a request that did not ask for a part with a
+    /// `Range` header of its own: its `Content-Range` stops at byte `received` of a file of
+    /// `expected` bytes (`nil` when the range is missing or gives no length). Nothing is put at
+    /// the destination, so a complete file there is never replaced by a part of one; a resumable
+    /// download keeps what it received in its `.partial` file and asks for the rest next time.
+    case incomplete(received: Int64?, expected: Int64?)
 }
 
 extension DownloadError: LocalizedError {
@@ -45,6 +51,10 @@ extension DownloadError: LocalizedError {
             return "The server resumed the download at \(start) instead of byte \(expected), where the partial file ends."
         case .writeFailed(let path, let reason):
             return "The download could not be written to \(path): \(reason)."
+        case .incomplete(let received, let expected):
+            let part = received.map { "up to byte \($0)" } ?? "without a byte range"
+            let whole = expected.map { " of \($0)" } ?? ""
+            return "The server sent part of the file (206 Partial Content, \(part)\(whole)): the download is incomplete."
         case .noFileName(let url):
             return "The response from \(url) names no usable file: no Content-Disposition file name, and no last path component."
         }

@@ -21,6 +21,14 @@ struct DownloadStage: RequestStage {
             response = try await next(exchange)
         }
         guard (200..<300).contains(response.statusCode) else { return response }
+        if response.statusCode == 206, exchange.request.headerValue(named: "Range") == nil {
+            // A part that does not end the file must not replace a complete one at the
+            // destination, unless the endpoint asked for a part itself (its own `Range`).
+            let range = ContentRange(response.header("Content-Range"))
+            guard let range, range.endsTheFile else {
+                throw .download(.incomplete(received: range.map { $0.last + 1 }, expected: range?.length))
+            }
+        }
         let target: URL
         do {
             target = try work.target(for: response)
