@@ -1,4 +1,11 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A `multipart/form-data` body (RFC 7578): text fields, in-memory data and files.
 ///
@@ -100,18 +107,33 @@ public struct MultipartFormData: Sendable {
     /// Writes the body to a new file at `fileURL`, reading file parts in 1 MiB chunks.
     ///
     /// The file is created readable and writable by its owner only (0600): it holds the whole
-    /// body. A file already at `fileURL` is replaced. When the body cannot be written whole
-    /// (a full disk, a file-size limit), the file is removed and the error thrown: nothing is
-    /// left half-written.
+    /// body. A file already at `fileURL` is replaced once the body is written whole: the body is
+    /// written beside it first and renamed over it, so when the body cannot be written (a full
+    /// disk, a part's file gone) the file already there is left as it was, nothing is left
+    /// half-written, and the error is thrown.
     ///
     /// - Throws: ``MultipartFormDataError/unwritableFile(_:)`` when the file cannot be created
     ///   or written, ``MultipartFormDataError/unreadableFile(_:)`` when a part cannot be read.
     public func writeBody(to fileURL: URL) throws {
+        // A device (`/dev/full`, `/dev/null`) is written to itself, never renamed over.
+        let type = (try? FileManager.default.attributesOfItem(atPath: fileURL.path))?[.type] as? FileAttributeType
+        guard type == nil || type == .typeRegular else { return try writeBody(into: fileURL, reportedAs: fileURL) }
+        let temporary = fileURL.deletingLastPathComponent().appendingPathComponent(".\(fileURL.lastPathComponent).\(UUID().uuidString).partial")
+        try writeBody(into: temporary, reportedAs: fileURL)
+        guard rename(temporary.path, fileURL.path) == 0 else {
+            unlink(temporary.path)
+            throw MultipartFormDataError.unwritableFile(fileURL.path)
+        }
+    }
+
+    /// Writes the body to `fileURL`, named `shown` in errors; removes the file when the body
+    /// cannot be written whole.
+    private func writeBody(into fileURL: URL, reportedAs shown: URL) throws {
         let output: FileHandle
         do {
             output = try PrivateFile.openForWriting(fileURL, truncating: true)
         } catch {
-            throw MultipartFormDataError.unwritableFile(fileURL.path)
+            throw MultipartFormDataError.unwritableFile(shown.path)
         }
         do {
             defer { try? output.close() }
@@ -119,7 +141,7 @@ public struct MultipartFormData: Sendable {
                 do {
                     try PrivateFile.write(chunk, to: output)
                 } catch {
-                    throw MultipartFormDataError.unwritableFile(fileURL.path)
+                    throw MultipartFormDataError.unwritableFile(shown.path)
                 }
             }
         } catch {

@@ -57,4 +57,27 @@ struct MultipartFormDataTests {
         #expect(try Data(contentsOf: target) == (try form.encode()))
         #expect(UInt64(try Data(contentsOf: target).count) == form.contentLength)
     }
+
+    /// Found from outside (2026-11-26): the file already at the destination was truncated before
+    /// any part was read and removed when one could not be, so a form whose file had gone away
+    /// since `append(fileAt:)` destroyed it. It stays as it was now, and no temporary is left.
+    @Test func aBodyThatCannotBeWrittenLeavesTheFileThereAsItWas() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("body")
+        try Data("keep me".utf8).write(to: target)
+        let part = folder.appendingPathComponent("part")
+        try Data("x".utf8).write(to: part)
+        var form = MultipartFormData()
+        try form.append(fileAt: part, name: "f")
+        try FileManager.default.removeItem(at: part)
+        #expect(throws: MultipartFormDataError.unreadableFile(part.path)) { try form.writeBody(to: target) }
+        #expect(try Data(contentsOf: target) == Data("keep me".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["body"])
+        form = MultipartFormData()
+        form.append("x", name: "field")
+        try form.writeBody(to: target)
+        #expect(try Data(contentsOf: target) == (try form.encode()))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["body"])
+    }
 }
