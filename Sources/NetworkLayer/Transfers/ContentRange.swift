@@ -6,13 +6,14 @@ struct ContentRange: Equatable, Sendable {
     let last: Int64
     let length: Int64?
 
-    /// `nil` unless `value` is a byte range whose last byte is not before its first.
+    /// `nil` unless `value` is a byte range whose last byte is not before its first (and not
+    /// `Int64.max`, so that one past it can be counted).
     init?(_ value: String?) {
         guard let value, value.hasPrefix("bytes ") else { return nil }
         let parts = value.dropFirst("bytes ".count).split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2 else { return nil }
         let bounds = parts[0].split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard bounds.count == 2, let first = Int64(bounds[0]), let last = Int64(bounds[1]), first >= 0, last >= first else {
+        guard bounds.count == 2, let first = Int64(bounds[0]), let last = Int64(bounds[1]), first >= 0, last >= first, last < .max else {
             return nil
         }
         self.first = first
