@@ -8,6 +8,7 @@
 #define NETWORKLAYER_CCURL_H
 
 #include <curl/curl.h>
+#include <dlfcn.h>
 
 /// An option whose argument is a `long` (flags, counts, milliseconds).
 static inline CURLcode nlcurl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
@@ -67,6 +68,23 @@ static inline CURLMcode nlcurl_multi_setopt_long(CURLM *handle, CURLMoption opti
 /// CURLSHOPT_SHARE and CURLSHOPT_UNSHARE, whose argument is a `curl_lock_data` read as an `int`.
 static inline CURLSHcode nlcurl_share_setopt_data(CURLSH *handle, CURLSHoption option, curl_lock_data value) {
     return curl_share_setopt(handle, option, value);
+}
+
+/// Frees the calling thread's OpenSSL state (its random generators and error queue) now, when
+/// libcurl uses OpenSSL, rather than when the thread exits. OpenSSL frees it at thread exit only
+/// while its own exit-time cleanup has not run: a thread that ends after the process began to
+/// exit loses it, which AddressSanitizer reports as a leak. Looked up at run time, so that a
+/// libcurl built on another TLS library needs no OpenSSL.
+static inline void nlcurl_release_thread_tls_state(void) {
+#if defined(RTLD_DEFAULT)
+    void *everywhere = RTLD_DEFAULT;
+#else
+    void *everywhere = (void *)0; /* glibc's RTLD_DEFAULT, defined only under _GNU_SOURCE */
+#endif
+    void (*stop)(void) = (void (*)(void))dlsym(everywhere, "OPENSSL_thread_stop");
+    if (stop != 0) {
+        stop();
+    }
 }
 
 /// What a write callback returns to pause receiving (CURL_WRITEFUNC_PAUSE).

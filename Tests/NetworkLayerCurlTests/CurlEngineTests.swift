@@ -78,6 +78,24 @@ struct CurlEngineTests {
         #expect(delegate.all == [.complete(.cancelled)])
     }
 
+    /// `shutdown()` ends the transport for every copy, cancels what runs and returns only after
+    /// the thread has freed everything.
+    @Test func shutdownEndsEveryCopyAndReturnsAfterTheThreadHasEnded() async throws {
+        let transport = CurlTransport()
+        let copy = transport
+        let engine = try transport.engine
+        let hanging = Task { await urlError { try await copy.send(fixtureRequest("/hang")) } }
+        #expect(await eventually { engine.activeTransferCount == 1 })
+        await transport.shutdown()
+        #expect(engine.hasEnded)
+        let cancelled = await hanging.value
+        #expect(cancelled?.code == .cancelled)
+        #expect(cancelled?.localizedDescription.contains("shut down") == true, "\(String(describing: cancelled))")
+        let afterwards = await urlError { try await copy.send(fixtureRequest("/fast")) }
+        #expect(afterwards?.code == .cancelled)
+        await copy.shutdown()
+    }
+
     @Test func aTransferStartedAfterTheEngineEndedCompletesAtOnceWithCancelled() async throws {
         var transport: CurlTransport? = CurlTransport()
         let engine = try #require(try transport?.engine)

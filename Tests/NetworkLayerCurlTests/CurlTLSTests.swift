@@ -27,33 +27,35 @@ struct CurlTLSTests {
     /// is `.serverCertificateUntrusted` from `URLSessionTransport` too.
     @Test(arguments: TestTransport.all)
     func aCertificateOfAnUnknownAuthorityIsRefusedByDefault(_ transport: TestTransport) async throws {
-        let error = await urlError { try await transport.make().send(try request()) }
+        let made = transport.make()
+        let error = await urlError { try await made.send(try request()) }
+        await (made as? CurlTransport)?.shutdown()
         #expect(error?.code == .serverCertificateUntrusted)
         #expect(error?.localizedDescription.contains("not trusted") == true, "\(String(describing: error))")
     }
 
     @Test func theConfiguredAuthorityFileIsTrusted() async throws {
-        let (data, response) = try await CurlTransport(configuration: try trusting()).send(try request())
+        let (data, response) = try await withCurlTransport(try trusting()) { try await $0.send(try request()) }
         #expect(response.statusCode == 200)
         #expect(String(decoding: data, as: UTF8.self) == "{\"ok\":true}")
     }
 
     @Test func theConfiguredAuthorityAsPEMDataIsTrusted() async throws {
         let pem = try Data(contentsOf: try #require(TLSFixture.certificateAuthorityFile))
-        let transport = CurlTransport(configuration: .init(certificateAuthority: .pem(pem)))
-        let (_, response) = try await transport.send(try request())
+        let (_, response) = try await withCurlTransport(.init(certificateAuthority: .pem(pem))) { try await $0.send(try request()) }
         #expect(response.statusCode == 200)
     }
 
     @Test func theServersOwnPinIsAccepted() async throws {
         let pin = try #require(TLSFixture.pin)
-        let (_, response) = try await CurlTransport(configuration: try trusting(pins: [pin])).send(try request())
+        let (_, response) = try await withCurlTransport(try trusting(pins: [pin])) { try await $0.send(try request()) }
         #expect(response.statusCode == 200)
     }
 
     @Test func anotherPinIsRefusedAsUntrusted() async throws {
         let wrong = "sha256//" + Data(repeating: 7, count: 32).base64EncodedString()
-        let error = await urlError { try await CurlTransport(configuration: try trusting(pins: [wrong])).send(try request()) }
+        let configuration = try trusting(pins: [wrong])
+        let error = await urlError { try await withCurlTransport(configuration) { try await $0.send(try request()) } }
         #expect(error?.code == .serverCertificateUntrusted)
         #expect(error?.localizedDescription.contains("pinned") == true)
     }
@@ -61,7 +63,7 @@ struct CurlTLSTests {
     @Test func aPinMatchesWhenItIsAmongSeveral() async throws {
         let pin = try #require(TLSFixture.pin)
         let other = "sha256//" + Data(repeating: 1, count: 32).base64EncodedString()
-        let (_, response) = try await CurlTransport(configuration: try trusting(pins: [other, pin])).send(try request())
+        let (_, response) = try await withCurlTransport(try trusting(pins: [other, pin])) { try await $0.send(try request()) }
         #expect(response.statusCode == 200)
     }
 
@@ -75,7 +77,7 @@ struct CurlTLSTests {
         let value = String(repeating: "v", count: kibibytes * 1024)
         request.setValue(value, forHTTPHeaderField: "X-Large")
         let started = Date()
-        let (data, response) = try await CurlTransport(configuration: try trusting()).send(request)
+        let (data, response) = try await withCurlTransport(try trusting()) { try await $0.send(request) }
         #expect(response.statusCode == 200)
         #expect(Date().timeIntervalSince(started) < 5, "waited for the deadline")
         let headers = try #require(try jsonObject(data)["headers"] as? [String: Any])
@@ -83,9 +85,11 @@ struct CurlTLSTests {
     }
 
     @Test func uploadsAndDownloadsWorkOverTLS() async throws {
-        let transport = CurlTransport(configuration: try trusting())
         let body = Data(count: 500_000)
-        let (data, _) = try await transport.upload(try request("/upload").withMethod("POST"), body: .data(body), progress: { _, _ in })
+        let upload = try request("/upload").withMethod("POST")
+        let (data, _) = try await withCurlTransport(try trusting()) {
+            try await $0.upload(upload, body: .data(body), progress: { _, _ in })
+        }
         #expect(try jsonObject(data)["size"] as? Int == body.count)
     }
 }

@@ -15,8 +15,11 @@ import FoundationNetworking
 /// so nothing here blocks a Swift concurrency thread beyond taking that lock.
 ///
 /// The thread ends, every transfer still running completes with `URLError(.cancelled)` and
-/// every handle is freed after ``shutDown()``, which the transport's owner calls when the last
-/// copy of the transport goes away.
+/// every handle is freed after ``shutdown()``, which the transport's owner calls when the last
+/// copy of the transport goes away, or ``CurlTransport/shutdown()`` earlier. The thread frees
+/// the multi handle, the share and OpenSSL's state for the thread itself before it reports its
+/// end (``waitUntilEnded()``): nothing of the engine's touches TLS after that, so a process may
+/// exit then, while OpenSSL's exit-time cleanup runs.
 ///
 /// One engine per transport, not one per core: two engines taking requests in turn were slower
 /// on the 2-core machine, where the server shares the cores (`Benchmarks load curl`, 16 in
@@ -60,6 +63,10 @@ final class CurlEngine: @unchecked Sendable {
         /// Set by the engine's thread just before it frees the multi handle, after which no one
         /// may wake it.
         var isClosed = false
+        /// Set by the engine's thread as its last act, after it freed everything.
+        var hasThreadEnded = false
+        /// Callers of ``waitUntilEnded()`` waiting for the thread's end.
+        var endWaiters: [CheckedContinuation<Void, Never>] = []
         /// The number of transfers in the multi handle, for diagnostics and tests.
         var runningCount = 0
     }
@@ -105,16 +112,12 @@ final class CurlEngine: @unchecked Sendable {
             _ = nlcurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, perHost)
         }
         // The thread keeps the engine alive until it has freed everything.
-        let thread = Thread { [self] in run() }
+        let thread = Thread { [self] in
+            run()
+            reportThreadEnd()
+        }
         thread.name = "NetworkLayerCurl"
         thread.start()
-    }
-
-    deinit {
-        // Reached only after the thread has ended and released the engine, so after every easy
-        // handle is freed: the share outlives them, as libcurl requires.
-        curl_multi_cleanup(multi)
-        curl_share_cleanup(share)
     }
 
     // MARK: From any thread
@@ -166,8 +169,8 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     /// Ends the engine: running transfers complete with `URLError(.cancelled)`, the thread
-    /// frees every handle and ends.
-    func shutDown() {
+    /// frees every handle and ends. Returns at once; ``waitUntilEnded()`` waits for the end.
+    func shutdown() {
         shared.withLock { shared in
             guard !shared.isShuttingDown else { return }
             shared.isShuttingDown = true
@@ -185,8 +188,20 @@ final class CurlEngine: @unchecked Sendable {
         shared.withLock { $0.isClosed }
     }
 
+    /// Returns once the engine's thread has freed every handle and OpenSSL's state for itself,
+    /// after ``shutdown()``.
+    func waitUntilEnded() async {
+        await withCheckedContinuation { continuation in
+            let ended = shared.withLock { shared -> Bool in
+                if !shared.hasThreadEnded { shared.endWaiters.append(continuation) }
+                return shared.hasThreadEnded
+            }
+            if ended { continuation.resume() }
+        }
+    }
+
     private static func shutDownError(_ transfer: CurlEasyTransfer) -> URLError {
-        CurlFailure.error(.cancelled, "The transport was released before the transfer ended.", url: transfer.request.redactedURL)
+        CurlFailure.error(.cancelled, "The transport was shut down before the transfer ended.", url: transfer.request.redactedURL)
     }
 
     // MARK: The engine's thread
@@ -216,6 +231,25 @@ final class CurlEngine: @unchecked Sendable {
         }
         for easy in idle { curl_easy_cleanup(easy) }
         shared.withLock { $0.isClosed = true }
+        // Every handle that used the share has left it: finished transfers' handles were
+        // detached when recycled, and a transfer that never started never joined it. The multi
+        // handle closes its idle connections here, on the thread that made them.
+        curl_multi_cleanup(multi)
+        curl_share_cleanup(share)
+    }
+
+    /// The thread's last act: frees OpenSSL's state for this thread, which OpenSSL would free at
+    /// the thread's exit only if its own exit-time cleanup had not run yet (a process exiting as
+    /// the thread ended leaked it: 2 of 40 AddressSanitizer runs of `CurlConnectionReuseTests`),
+    /// then wakes ``waitUntilEnded()``.
+    private func reportThreadEnd() {
+        nlcurl_release_thread_tls_state()
+        let waiters = shared.withLock { shared in
+            shared.hasThreadEnded = true
+            defer { shared.endWaiters = [] }
+            return shared.endWaiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     private func apply(_ command: Command) {

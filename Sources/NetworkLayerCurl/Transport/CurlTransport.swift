@@ -30,8 +30,8 @@ import FoundationNetworking
 /// The request's `timeoutInterval` is an idle timeout: the transfer fails with
 /// `URLError(.timedOut)` when no byte moves for that long.
 ///
-/// The transport stops its thread and frees every connection when its last copy goes away;
-/// requests still running then fail with `URLError(.cancelled)`.
+/// The transport stops its thread and frees every connection when its last copy goes away, or
+/// when ``shutdown()`` is called; requests still running then fail with `URLError(.cancelled)`.
 public struct CurlTransport: HTTPTransport {
     /// The settings every request of this transport is sent with.
     public let configuration: Configuration
@@ -45,6 +45,27 @@ public struct CurlTransport: HTTPTransport {
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.owner = EngineOwner(settings: configuration.engineSettings)
+    }
+
+    /// Ends the transport for every copy of it and returns once its thread has closed every
+    /// connection and ended.
+    ///
+    /// Requests still running fail with `URLError(.cancelled)`, and so does every request sent
+    /// afterwards. Without it the transport ends when its last copy goes away, and its thread
+    /// finishes a moment later on its own; a tool or server that is about to exit should call it
+    /// first, so that no TLS connection is still being closed while the process's exit-time
+    /// cleanup frees OpenSSL. Calling it again returns at once.
+    ///
+    /// ```swift
+    /// let transport = CurlTransport()
+    /// let router = Router<MovieApi>(transport: transport)
+    /// // … requests …
+    /// await transport.shutdown()
+    /// ```
+    public func shutdown() async {
+        guard let engine = owner.engine else { return }
+        engine.shutdown()
+        await engine.waitUntilEnded()
     }
 
     /// ``Configuration/maximumResponseSize``.
@@ -137,7 +158,7 @@ private final class EngineOwner: Sendable {
     }
 
     deinit {
-        engine?.shutDown()
+        engine?.shutdown()
     }
 }
 

@@ -57,4 +57,14 @@ enum ChoosingATransportSnippets {
         // snippet.end
         _ = router
     }
+
+    static func shutDownBeforeExit() async {
+        // snippet.start curl-shutdown
+        let transport = CurlTransport()
+        let router = Router<MovieApi>(transport: transport)
+        // … requests …
+        await transport.shutdown()
+        // snippet.end
+        _ = router
+    }
 }
