@@ -87,7 +87,7 @@ struct CurlEngineTests {
         let hanging = Task { await urlError { try await copy.send(fixtureRequest("/hang")) } }
         #expect(await eventually { engine.activeTransferCount == 1 })
         await transport.shutdown()
-        #expect(engine.hasEnded)
+        #expect(engine.hasThreadEnded)
         let cancelled = await hanging.value
         #expect(cancelled?.code == .cancelled)
         #expect(cancelled?.localizedDescription.contains("shut down") == true, "\(String(describing: cancelled))")

@@ -60,8 +60,9 @@ final class CurlEngine: @unchecked Sendable {
         var commands: [Command] = []
         var nextID: UInt64 = 0
         var isShuttingDown = false
-        /// Set by the engine's thread just before it frees the multi handle, after which no one
-        /// may wake it.
+        /// Set by the engine's thread once every transfer has completed and every idle handle is
+        /// freed, just before it frees the multi handle. (No one wakes the thread after
+        /// ``isShuttingDown``: that is what keeps the multi handle safe to free.)
         var isClosed = false
         /// Set by the engine's thread as its last act, after it freed everything.
         var hasThreadEnded = false
@@ -183,9 +184,16 @@ final class CurlEngine: @unchecked Sendable {
         shared.withLock { $0.runningCount }
     }
 
-    /// Whether the engine's thread has ended and freed the multi handle's transfers.
+    /// Whether the engine's thread has completed every transfer and freed the idle handles;
+    /// the multi handle and the share go right after.
     var hasEnded: Bool {
         shared.withLock { $0.isClosed }
+    }
+
+    /// Whether the engine's thread has done its last act: everything freed, OpenSSL's state for
+    /// the thread too (for tests).
+    var hasThreadEnded: Bool {
+        shared.withLock { $0.hasThreadEnded }
     }
 
     /// Returns once the engine's thread has freed every handle and OpenSSL's state for itself,
@@ -240,7 +248,8 @@ final class CurlEngine: @unchecked Sendable {
 
     /// The thread's last act: frees OpenSSL's state for this thread, which OpenSSL would free at
     /// the thread's exit only if its own exit-time cleanup had not run yet (a process exiting as
-    /// the thread ended leaked it: 2 of 40 AddressSanitizer runs of `CurlConnectionReuseTests`),
+    /// the thread ended leaked it: 2 of 40 AddressSanitizer runs of `CurlConnectionReuseTests`,
+    /// and 9 of 30 child processes exiting right after releasing a transport that had used TLS),
     /// then wakes ``waitUntilEnded()``.
     private func reportThreadEnd() {
         nlcurl_release_thread_tls_state()
