@@ -1,17 +1,22 @@
 extension Result where Success == Response, Failure == NetworkError {
-    /// The outcome with `metrics` on its response: the success's, or the one an unacceptable
-    /// status or a decoding failure keeps.
-    func attaching(_ metrics: RequestMetrics.Shared?) -> Self {
+    /// The outcome with `metrics` and `redaction` on its response: the success's, or the one an
+    /// unacceptable status, a decoding failure or a body that is not an event stream keeps.
+    func attaching(_ metrics: RequestMetrics.Shared?, redaction: Redaction) -> Self {
+        func attached(_ response: Response) -> Response {
+            var response = response
+            response.sharedMetrics = metrics
+            response.redaction = redaction
+            return response
+        }
         switch self {
-        case .success(var response):
-            response.sharedMetrics = metrics
-            return .success(response)
-        case .failure(.unacceptableStatusCode(var response)):
-            response.sharedMetrics = metrics
-            return .failure(.unacceptableStatusCode(response))
-        case .failure(.decoding(let error, var response)):
-            response.sharedMetrics = metrics
-            return .failure(.decoding(error, response))
+        case .success(let response):
+            return .success(attached(response))
+        case .failure(.unacceptableStatusCode(let response)):
+            return .failure(.unacceptableStatusCode(attached(response)))
+        case .failure(.decoding(let error, let response)):
+            return .failure(.decoding(error, attached(response)))
+        case .failure(.stream(.notAnEventStream(let response))):
+            return .failure(.stream(.notAnEventStream(attached(response))))
         case .failure:
             return self
         }

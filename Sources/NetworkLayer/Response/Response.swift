@@ -20,6 +20,8 @@ public struct Response: Sendable, CustomStringConvertible {
     /// ``metrics``, held by reference: a response is copied at every step of its delivery, and
     /// with them inline each copy was twice as long (`CopyCostTests`).
     var sharedMetrics: RequestMetrics.Shared?
+    /// The router's ``Router/redaction``, on a response it delivers: what ``description`` hides.
+    var redaction: Redaction?
     /// The status and fields, with or without an `HTTPURLResponse` made yet.
     let head: ResponseHead
 
@@ -50,10 +52,11 @@ public struct Response: Sendable, CustomStringConvertible {
     /// The body as UTF-8 text, with invalid bytes replaced.
     public var text: String { String(decoding: data, as: UTF8.self) }
 
-    /// `"GET https://… → 200 (1234 bytes)"`, with secret query parameters redacted
-    /// (``Redaction/default``), since descriptions end up in logs.
+    /// `"GET https://… → 200 (1234 bytes)"`, with secret query parameters redacted, since
+    /// descriptions end up in logs: those of the router's ``Router/redaction`` (its plugins'
+    /// included) on a response a router delivered, ``Redaction/default``'s on one made elsewhere.
     public var description: String {
         let method = request.httpMethod ?? "GET"
-        return "\(method) \(Redaction.default.url(request.url)) → \(statusCode) (\(data.count) bytes)"
+        return "\(method) \((redaction ?? .default).url(request.url)) → \(statusCode) (\(data.count) bytes)"
     }
 }

@@ -52,6 +52,27 @@ struct ErrorRedactionTests {
         #expect(error.debugDescription.hasPrefix("NetworkError.transport(URLError"))
     }
 
+    /// The response an error keeps describes its request with the router's redaction, its
+    /// plugins' secrets included: it used ``Redaction/default``, so `debugDescription` printed
+    /// the token of an `AccessTokenPlugin` placed in a query parameter of another name (found
+    /// from outside, 2026-11-26).
+    @Test func aPluginsQueryTokenIsHiddenInTheDescriptionOfTheResponseAnErrorKeeps() async throws {
+        let plugin = AccessTokenPlugin(placement: .queryParameter("session"), token: { "S3CR3T" })
+        let router = Router<TestEndpoint>(
+            transport: StubTransport(StubResponse(statusCode: 401, data: Data("{}".utf8))), callbackQueue: DispatchQueue(label: "tests"),
+            plugins: [plugin])
+        do {
+            _ = try await router.request(.offline("me"))
+            Issue.record("a 401 was accepted")
+        } catch {
+            let response = try #require(error.response)
+            #expect(response.request.url?.query?.contains("S3CR3T") == true, "the token was not sent: the test ran nothing")
+            for string in [String(reflecting: error), error.debugDescription, response.description, "\(response)"] {
+                #expect(!string.contains("S3CR3T"), "leaks the token: \(string)")
+            }
+        }
+    }
+
     @Test func aTransportErrorBuiltByAPluginIsRedactedToo() {
         let raw = URLError(
             .timedOut,
