@@ -7,7 +7,8 @@ import FoundationNetworking
 public struct HTTPFailure: Sendable, CustomStringConvertible {
     /// The whole response: status, headers, body and the request that was sent.
     public let response: Response
-    /// The server's own message, decoded from the body with the manager's ``ErrorMessage``.
+    /// The server's own message, decoded from the body with the manager's ``ErrorMessage``, as
+    /// the server sent it; ``description`` shows it cut and with the request's secrets hidden.
     public let serverMessage: String?
 
     /// Creates a failure.
@@ -23,9 +24,13 @@ public struct HTTPFailure: Sendable, CustomStringConvertible {
     public var retryAfter: RetryAfter? { response.retryAfter }
 
     /// `"404: The resource you requested could not be found."`, or the status text when the
-    /// server sent no message.
+    /// server sent no message. The server controls the message, so it is shown as a body
+    /// excerpt is (at most ``NetworkError/bodyExcerptLimit`` bytes, on one line), with the
+    /// request's own secrets replaced where the server repeats them (a refused token): those of
+    /// the router's ``Router/redaction``.
     public var description: String {
-        let text = serverMessage ?? HTTPURLResponse.localizedString(forStatusCode: statusCode)
-        return "\(statusCode): \(text)"
+        guard let serverMessage else { return "\(statusCode): \(HTTPURLResponse.localizedString(forStatusCode: statusCode))" }
+        let redaction = response.redaction ?? .default
+        return "\(statusCode): \(NetworkError.excerpt(redaction.hidingSecrets(of: response.request, in: serverMessage)))"
     }
 }

@@ -33,7 +33,7 @@ extension NetworkError {
     }
 
     /// `text` cut to ``bodyExcerptLimit`` bytes, on one line (control characters become spaces).
-    private static func excerpt(_ text: String) -> String {
+    static func excerpt(_ text: String) -> String {
         let utf8 = text.utf8
         let cut = utf8.count > bodyExcerptLimit
         let head = cut ? String(decoding: utf8.prefix(bodyExcerptLimit), as: UTF8.self) : text

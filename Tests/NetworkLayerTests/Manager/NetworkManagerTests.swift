@@ -51,6 +51,31 @@ struct NetworkManagerTests {
                 == "Not authorized (401: Invalid API key: You must be granted a valid key.).")
     }
 
+    /// The server controls its message, and the error's sentence ends up in logs and alerts:
+    /// it is cut to 1 KiB, on one line, and a token the server repeats is hidden. It was shown
+    /// whole, escapes and newlines included (found from outside, 2026-11-26).
+    @Test func theServersMessageIsShownCutOnOneLineAndWithoutTheRequestsToken() async throws {
+        let token = "eyJhbGciOiJTOKEN"
+        let message = "Invalid token: Bearer \(token)\n\u{1B}[2J" + String(repeating: "x", count: 2 << 20)
+        let body = try JSONSerialization.data(withJSONObject: ["status_code": 7, "status_message": message])
+        let router = Router<TestEndpoint>(
+            transport: StubTransport(StubResponse(statusCode: 401, data: body)), callbackQueue: DispatchQueue(label: "tests"),
+            plugins: [AccessTokenPlugin(token: { token })])
+        let result = await NetworkManager(router: router, errorMessage: .json(TMDBStyleError.self, \.statusMessage))
+            .request(.offline(), as: Movie.self)
+        guard case .failure(.authentication(let failure)) = result else {
+            Issue.record("expected authentication, got \(result)")
+            return
+        }
+        #expect(failure.serverMessage == message, "the message itself is kept as the server sent it")
+        #expect(failure.response.request.value(forHTTPHeaderField: "Authorization") == "Bearer \(token)")
+        let sentence = try #require(APIError.authentication(failure).errorDescription)
+        #expect(!sentence.contains(token), "\(sentence.prefix(200))")
+        #expect(sentence.hasPrefix("Not authorized (401: Invalid token: <redacted>"), "\(sentence.prefix(200))")
+        #expect(!sentence.unicodeScalars.contains { $0.properties.generalCategory == .control })
+        #expect(sentence.utf8.count < 1_200)
+    }
+
     @Test func tmdb404IsNotFoundWithTheServerMessage() async throws {
         let result = await manager(StubResponse(statusCode: 404, data: Data(Self.notFound.utf8))).request(.offline(), as: Movie.self)
         guard case .failure(.notFound(let failure)) = result else {

@@ -1,0 +1,34 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension Redaction {
+    /// `text` with every secret of `request` in it replaced: the values of its credential
+    /// headers (a token after its scheme too: `Bearer abc` and `abc`, and each cookie's value)
+    /// and of its secret query parameters. For what a server sends back about a request, such
+    /// as an error message that repeats the token it refused. Values shorter than four
+    /// characters are left, since they would match ordinary text.
+    func hidingSecrets(of request: URLRequest, in text: String) -> String {
+        var secrets: [String] = []
+        for (name, value) in request.allHTTPHeaderFields ?? [:] where isCredentialHeader(name) {
+            secrets.append(value)
+            if let space = value.firstIndex(of: " ") { secrets.append(String(value[value.index(after: space)...])) }
+            if name.lowercased() == "cookie" {
+                for pair in value.split(separator: ";") {
+                    if let equals = pair.firstIndex(of: "=") { secrets.append(String(pair[pair.index(after: equals)...])) }
+                }
+            }
+        }
+        if let url = request.url, let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems {
+            secrets += items.filter { hidesParameter(named: $0.name) }.compactMap(\.value)
+        }
+        var shown = text
+        // Longest first, so that `Bearer abc` goes whole rather than leaving `Bearer `.
+        for secret in Set(secrets.map { $0.trimmingCharacters(in: .whitespaces) }).sorted(by: { $0.count > $1.count })
+        where secret.count >= 4 {
+            shown = shown.replacingOccurrences(of: secret, with: replacement)
+        }
+        return shown
+    }
+}
