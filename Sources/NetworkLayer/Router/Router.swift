@@ -207,18 +207,23 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         // Written out rather than through Result's closures: this is every request's path, and
         // the copies of the built request they made cost a stubbed request about 0.3 µs
         // (Benchmarks main-actor, 2026-11-25).
-        var built: BuiltRequest
-        do throws(NetworkError) {
-            built = try build(route, timeout: timeout)
-            do throws(RequestBuildingError) {
-                try built.request.setValidatedHeaders(headers)
-            } catch {
-                throw .invalidRequest(error)
-            }
-        } catch {
+        func failed(_ error: NetworkError) -> (handle: RequestHandle, metrics: MetricsRecorder, exchange: Result<Exchange, NetworkError>) {
             let context = RequestContext(id: id, target: target(of: route), startedAt: metrics.startedAt, attempt: 0, redaction: redaction)
             let handle = makeHandle(context, metrics: metrics, payload: .inRequest, progress: progress, deliver: deliver)
             return (handle, metrics, .failure(error))
+        }
+        var built: BuiltRequest
+        do throws(NetworkError) {
+            built = try build(route, timeout: timeout)
+        } catch {
+            return failed(error)
+        }
+        do throws(RequestBuildingError) {
+            try built.request.setValidatedHeaders(headers)
+        } catch {
+            // The payload exists already: a large multipart form's file is written.
+            built.payload.cleanUp()
+            return failed(.invalidRequest(error))
         }
         let context = RequestContext(
             id: id, target: target(of: route), startedAt: metrics.startedAt, attempt: 0, redaction: redaction,
@@ -244,7 +249,7 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
             var context = context
             context.attempt = attempts
             context.sharedMetrics = RequestMetrics.Shared(metrics.finish())
-            let result = result.attaching(context.sharedMetrics)
+            let result = result.attaching(context.sharedMetrics, redaction: context.redaction)
             for plugin in plugins { plugin.didReceive(result, context: context) }
             deliver(plugins.reduce(result) { $1.process($0, context: context) })
         }
