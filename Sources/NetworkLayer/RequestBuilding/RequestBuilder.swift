@@ -2,6 +2,13 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Turns an endpoint into the `URLRequest` that is sent: URL, method, timeout, headers,
 /// query and body. Pure: nothing is sent, and every problem is a ``RequestBuildingError``.
@@ -75,10 +82,12 @@ public enum RequestBuilder {
                 try JSONParameterEncoder().encode(urlRequest: &request, encodable: value, encoder: encoder)
             }
         case .uploadFile(let file, let contentType, _):
-            // FoundationNetworking traps on a body URL that is not a file URL.
-            var isDirectory: ObjCBool = false
-            guard file.isFileURL, FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory),
-                !isDirectory.boolValue, FileManager.default.isReadableFile(atPath: file.path)
+            // FoundationNetworking traps on a body URL that is not a file URL; and a device or a
+            // pipe (/dev/zero, a FIFO) is no file to upload: read whole into memory for ever, or
+            // blocking a thread until a writer comes. `stat` follows a link to the file.
+            var info = stat()
+            guard file.isFileURL, stat(file.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+                FileManager.default.isReadableFile(atPath: file.path)
             else {
                 throw .unreadableUploadFile(ErrorText.url(file.absoluteString))
             }

@@ -71,7 +71,9 @@ struct HardeningTests {
         }
     }
 
-    @Test(arguments: ["https://example.invalid/file.bin", "file:///no/such/file", "file:///tmp"])
+    /// `/dev/zero` and `/dev/null` are devices: read whole into memory, the first never ends
+    /// (found from outside, 2026-11-26).
+    @Test(arguments: ["https://example.invalid/file.bin", "file:///no/such/file", "file:///tmp", "file:///dev/zero", "file:///dev/null"])
     func anUploadFileThatIsNotAReadableLocalFileIsRejected(url: String) throws {
         let endpoint = TestEndpoint.offline("x", .post, task: .uploadFile(try #require(URL(string: url))))
         #expect {
