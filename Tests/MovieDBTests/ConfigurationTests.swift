@@ -149,6 +149,25 @@ struct ConfigurationTests {
         }
     }
 
+    /// The message is printed: a key pasted into the URL's query or user info stays out of it
+    /// (found from outside, 2026-11-26).
+    @Test(
+        "A rejected TMDB_BASE_URL is shown without its query or user info",
+        arguments: [
+            ("api.themoviedb.org/3?api_key=SECRET", "api.themoviedb.org/3?…"),
+            ("api.themoviedb.org/3#SECRET", "api.themoviedb.org/3?…"),
+            ("me:SECRET@api.themoviedb.org/3", "…@api.themoviedb.org/3"),
+        ])
+    func invalidBaseURLWithASecret(value: String, shown: String) {
+        do {
+            _ = try TMDBConfiguration(environmentVariables: ["TMDB_BASE_URL": value, "TMDB_API_KEY": "k"])
+            Issue.record("accepted \(value)")
+        } catch {
+            #expect(error == .invalidBaseURL(shown))
+            #expect(error.localizedDescription.contains("SECRET") == false, "\(error.localizedDescription)")
+        }
+    }
+
     @Test("Ids are path segments and the search query is percent-encoded")
     func pathsAndQueries() async throws {
         let recommended = try await makeRequest(.recommended(id: 550, page: 1), ["TMDB_ACCESS_TOKEN": "t"])

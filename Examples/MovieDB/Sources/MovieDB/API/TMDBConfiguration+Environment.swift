@@ -32,7 +32,7 @@ extension TMDBConfiguration {
             guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
                 scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
             else {
-                throw .invalidBaseURL(text)
+                throw .invalidBaseURL(TMDBConfigurationError.shown(text))
             }
             environment = .custom(url)
         }
