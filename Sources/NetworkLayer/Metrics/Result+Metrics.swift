@@ -2,10 +2,10 @@ extension Result where Success == Response, Failure == NetworkError {
     /// The outcome with `metrics` and `redaction` on its response: the success's, or the one an
     /// unacceptable status, a decoding failure or a body that is not an event stream keeps.
     func attaching(_ metrics: RequestMetrics.Shared?, redaction: Redaction) -> Self {
+        let delivery = Response.Delivery(metrics: metrics, redaction: redaction)
         func attached(_ response: Response) -> Response {
             var response = response
-            response.sharedMetrics = metrics
-            response.redaction = redaction
+            response.delivery = delivery
             return response
         }
         switch self {

@@ -16,12 +16,13 @@ public struct Response: Sendable, CustomStringConvertible {
     public let fileURL: URL?
     /// How the request went: timing, attempts, bytes, cache (``RequestMetrics``). Set by the
     /// router when it delivers the response; `nil` on a response made elsewhere.
-    public var metrics: RequestMetrics? { sharedMetrics?.value }
-    /// ``metrics``, held by reference: a response is copied at every step of its delivery, and
-    /// with them inline each copy was twice as long (`CopyCostTests`).
-    var sharedMetrics: RequestMetrics.Shared?
-    /// The router's ``Router/redaction``, on a response it delivers: what ``description`` hides.
-    var redaction: Redaction?
+    public var metrics: RequestMetrics? { delivery?.metrics?.value }
+    /// What the router attaches when it delivers the response, held by reference: a response is
+    /// copied at every step of its delivery, and with the metrics inline each copy was twice as
+    /// long (`CopyCostTests`).
+    var delivery: Delivery?
+    /// The router's ``Router/redaction``, on a response it delivered: what ``description`` hides.
+    var redaction: Redaction? { delivery?.redaction }
     /// The status and fields, with or without an `HTTPURLResponse` made yet.
     let head: ResponseHead
 
@@ -58,5 +59,20 @@ public struct Response: Sendable, CustomStringConvertible {
     public var description: String {
         let method = request.httpMethod ?? "GET"
         return "\(method) \((redaction ?? .default).url(request.url)) → \(statusCode) (\(data.count) bytes)"
+    }
+}
+
+extension Response {
+    /// What a router attaches to a response it delivers, shared by the response's copies.
+    final class Delivery: Sendable {
+        /// The request's metrics.
+        let metrics: RequestMetrics.Shared?
+        /// The router's redaction, its plugins' included.
+        let redaction: Redaction
+
+        init(metrics: RequestMetrics.Shared?, redaction: Redaction) {
+            self.metrics = metrics
+            self.redaction = redaction
+        }
     }
 }
