@@ -6,15 +6,34 @@ extension Redaction {
     /// of ``queryParameters`` (`{"access_token": "<redacted>"}`). A JSON body is recognised by
     /// its content, whatever its `Content-Type` says, since error bodies are often mislabelled;
     /// it is shown as it is when it holds no secret, and re-serialised with sorted keys when a
-    /// value was replaced. Any other text has `name=value` pairs
-    /// redacted as a form's would be.
+    /// value was replaced. Any other text has `name=value` pairs redacted as a form's would be,
+    /// and `"name": value` members as a JSON object's would be: JSON that does not parse whole
+    /// (behind a byte-order mark, cut at a limit, one object per line) still holds them.
     func body(_ data: Data, contentType: String?) -> String {
         let text = String(decoding: data, as: UTF8.self)
         if let contentType, contentType.lowercased().hasPrefix("application/x-www-form-urlencoded") {
             return formBody(text)
         }
         if let json = jsonBody(data) { return json ?? text }
-        return formBody(text)
+        return jsonLikeMembers(formBody(text))
+    }
+
+    /// `text` with the value of every `"name": value` whose name is secret replaced, a string
+    /// value even when its closing quote is missing (a body cut short).
+    private func jsonLikeMembers(_ text: String) -> String {
+        let pattern = #""((?:[^"\\]|\\.)*)"(\s*:\s*)("(?:[^"\\]|\\.)*"?|[^,}\]\s]+)"#
+        guard text.contains("\""), let expression = try? NSRegularExpression(pattern: pattern) else { return text }
+        let whole = text as NSString
+        var shown = ""
+        var copied = 0
+        for match in expression.matches(in: text, range: NSRange(location: 0, length: whole.length)) {
+            guard hidesParameter(named: whole.substring(with: match.range(at: 1))) else { continue }
+            let value = match.range(at: 3)
+            shown += whole.substring(with: NSRange(location: copied, length: value.location - copied))
+            shown += "\"\(replacement)\""
+            copied = value.location + value.length
+        }
+        return copied == 0 ? text : shown + whole.substring(from: copied)
     }
 
     /// For a JSON object or array: `.some(nil)` when it holds no secret member, else the body

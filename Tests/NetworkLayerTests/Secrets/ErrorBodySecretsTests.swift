@@ -111,6 +111,22 @@ struct ErrorBodySecretsTests {
         let plain = #"{"id":1,"title":"x"}"#
         #expect(redaction.body(Data(plain.utf8), contentType: "application/json") == plain, "JSON without a secret is shown as it is")
     }
+
+    /// JSON that does not parse whole still has its secret members hidden: behind a byte-order
+    /// mark, cut short (a streamed error body is kept up to 1 MiB), one object per line. They
+    /// were shown as they were (found from outside, 2026-11-26).
+    @Test(arguments: [
+        "\u{FEFF}{\"access_token\":\"SECRET\",\"id\":1}",
+        "{\"id\":1,\"access_token\" : \"SECRET-and-then-the-body-was-cut",
+        "{\"token\":\"SECRET\"}\n{\"password\":\"SECRET\"}\n",
+        "{\"password\": 12345SECRET, \"id\": 2}",
+        "{\"refresh_token\":\"SEC\\\"RET\"",
+    ])
+    func secretMembersOfJSONThatDoesNotParseAreHiddenToo(body: String) {
+        let shown = Redaction.default.body(Data(body.utf8), contentType: "application/json")
+        #expect(!shown.contains("SECRET") && !shown.contains("RET"), "\(shown)")
+        #expect(shown.contains("<redacted>"), "\(shown)")
+    }
 }
 
 /// Collects a logger's lines from any thread.
