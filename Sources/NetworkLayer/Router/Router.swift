@@ -242,10 +242,12 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     ) -> RequestHandle {
         let id = context.id
         return RequestHandle(id: id, scheduler: scheduler) { [plugins, inFlight] result, attempts in
+            // Measured before the clean-up removes a form's file, which it measures.
+            let transferred = progress != nil ? (try? result.get()).map { payload.transferredBytes(of: $0) } : nil
             // A cancelled or timed-out transfer's files are removed before anyone hears of it.
             payload.cleanUp()
             inFlight.remove(id)
-            if case .success(let response) = result { progress?.finish(total: payload.transferredBytes(of: response)) }
+            if let transferred { progress?.finish(total: transferred) }
             var context = context
             context.attempt = attempts
             context.sharedMetrics = RequestMetrics.Shared(metrics.finish())
