@@ -177,7 +177,7 @@ actor TokenStore {
     /// The token to send now: the source's answer, asked anew for every request, or what the
     /// refresh in flight gets.
     func current() async throws -> String {
-        if let refreshing { return try await refreshing.task.value }
+        if let refreshing { return try await Self.value(of: refreshing.task) }
         let fetched = try await fetch()
         if let refreshed, refreshed.source == fetched { return refreshed.token }
         return fetched
@@ -196,20 +196,71 @@ actor TokenStore {
             throw failedRefresh.error
         }
         if let refreshing, refreshing.expired == expired {
-            _ = try await refreshing.task.value
+            _ = try await Self.value(of: refreshing.task)
             return true
         }
-        let task = Task { try await refresher(expired) }
+        // The refresh records its own outcome, on this actor: the request that started it may
+        // be cancelled and stop waiting, and the others still need the token.
+        let task = Task {
+            do {
+                let fresh = try await refresher(expired)
+                refreshed = (source, fresh)
+                if refreshing?.expired == expired { refreshing = nil }
+                return fresh
+            } catch {
+                failedRefresh = (expired, error, Date())
+                if refreshing?.expired == expired { refreshing = nil }
+                throw error
+            }
+        }
         refreshing = (expired, task)
-        do {
-            let fresh = try await task.value
-            refreshed = (source, fresh)
-            refreshing = nil
-            return true
-        } catch {
-            failedRefresh = (expired, error, Date())
-            refreshing = nil
-            throw error
+        _ = try await Self.value(of: task)
+        return true
+    }
+
+    /// The value of `refresh`, or `CancellationError` as soon as the calling task is cancelled.
+    /// A refresh is shared by every request waiting for it and runs on for the others; a
+    /// cancelled request used to wait for it anyway, and a refresh that hung kept every such
+    /// request's task (found from outside, 2026-11-26).
+    private static func value(of refresh: Task<String, any Error>) async throws -> String {
+        let waiter = RefreshWaiter()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                waiter.start(continuation)
+                Task { waiter.resume(with: await refresh.result) }
+            }
+        } onCancel: {
+            waiter.resume(with: .failure(CancellationError()))
         }
+    }
+}
+
+/// One request waiting for a refresh: resumed once, by the refresh's outcome or by the
+/// request's cancellation, whichever comes first (cancellation may come before the wait
+/// starts).
+private final class RefreshWaiter: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<String, any Error>?
+        var outcome: Result<String, any Error>?
+    }
+
+    private let state = Locked(State())
+
+    func start(_ continuation: CheckedContinuation<String, any Error>) {
+        let outcome = state.withLock { state -> Result<String, any Error>? in
+            if state.outcome == nil { state.continuation = continuation }
+            return state.outcome
+        }
+        if let outcome { continuation.resume(with: outcome) }
+    }
+
+    func resume(with outcome: Result<String, any Error>) {
+        let continuation = state.withLock { state -> CheckedContinuation<String, any Error>? in
+            guard state.outcome == nil else { return nil }
+            state.outcome = outcome
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume(with: outcome)
     }
 }

@@ -16,23 +16,14 @@ struct UploadProgressTotalTests {
         func execute(_ request: URLRequest, body: UploadBody?, progress: @escaping TransferProgressHandler) async throws
             -> StreamedResponse
         {
-            guard let url = request.url, let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: nil)
-            else { throw URLError(.badURL) }
-            return StreamedResponse(response: response, body: BodyStream(Data()))
+            try .answering(request, status: 200)
         }
     }
 
     @Test func aLargeFormsLastEventReportsItsWholeSize() async throws {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        // A sparse part just past the threshold: the form goes through a file.
-        let part = folder.appendingPathComponent("part.bin")
-        #expect(FileManager.default.createFile(atPath: part.path, contents: nil))
-        let writer = try FileHandle(forWritingTo: part)
-        try writer.truncate(atOffset: MultipartFormData.streamingThreshold + 1)
-        try writer.close()
-        var form = MultipartFormData()
-        try form.append(fileAt: part, name: "file")
+        let form = try largeForm(in: folder)
 
         let events = Locked<[TransferProgress]>([])
         let router = Router<TestEndpoint>(transport: SilentTransport(), callbackQueue: DispatchQueue(label: "tests"))

@@ -11,6 +11,7 @@ struct ReplayStage: RequestStage {
             return try await next(exchange)
         } catch .unacceptableStatusCode(let response) {
             for plugin in plugins {
+                guard !Task.isCancelled else { throw .cancelled }
                 let replay: Bool
                 do {
                     replay = try await plugin.shouldReplay(after: response, context: exchange.context)
