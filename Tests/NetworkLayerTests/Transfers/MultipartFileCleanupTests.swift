@@ -22,14 +22,7 @@ struct MultipartFileCleanupTests {
     func refusedHeaderWorkload() throws {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        // A sparse part just past the threshold: the form goes through a file.
-        let part = folder.appendingPathComponent("part.bin")
-        #expect(FileManager.default.createFile(atPath: part.path, contents: nil))
-        let writer = try FileHandle(forWritingTo: part)
-        try writer.truncate(atOffset: MultipartFormData.streamingThreshold + 1)
-        try writer.close()
-        var form = MultipartFormData()
-        try form.append(fileAt: part, name: "file")
+        let form = try largeForm(in: folder)
 
         let router = Router<TestEndpoint>(transport: StubTransport(StubResponse()), callbackQueue: DispatchQueue(label: "tests"))
         let opened = router.open(
