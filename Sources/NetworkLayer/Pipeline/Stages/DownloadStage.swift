@@ -14,7 +14,7 @@ struct DownloadStage: RequestStage {
         } catch {
             // The handle removes the working file when the caller hears "cancelled" or "timed
             // out", but a transfer that runs on until it sees the cancellation writes the file
-            // again afterwards: 1 to 16 of 300 downloads cancelled within their first 40 ms left
+            // again afterwards: 1 to 22 of 300 downloads cancelled within their first 40 ms left
             // theirs behind. Nothing comes of a download that fails here, so its file goes now,
             // after the transfer has stopped (a resumable download keeps its partial file).
             work.cleanUp()
