@@ -65,18 +65,6 @@ public struct RequestMetrics: Sendable, Equatable {
     }
 }
 
-extension RequestMetrics {
-    /// One request's metrics, made once when its outcome is delivered and shared by its
-    /// ``RequestContext`` and ``Response`` and their copies.
-    final class Shared: Sendable {
-        let value: RequestMetrics
-
-        init(_ value: RequestMetrics) {
-            self.value = value
-        }
-    }
-}
-
 /// Collects one request's ``RequestMetrics`` as its stages run, from any thread. Copies share
 /// what they collect.
 struct MetricsRecorder: Sendable {

@@ -1,8 +1,7 @@
 extension Result where Success == Response, Failure == NetworkError {
-    /// The outcome with `metrics` and `redaction` on its response: the success's, or the one an
-    /// unacceptable status, a decoding failure or a body that is not an event stream keeps.
-    func attaching(_ metrics: RequestMetrics.Shared?, redaction: Redaction) -> Self {
-        let delivery = Response.Delivery(metrics: metrics, redaction: redaction)
+    /// The outcome with `delivery` on its response: the success's, or the one an unacceptable
+    /// status, a decoding failure or a body that is not an event stream keeps.
+    func attaching(_ delivery: Response.Delivery) -> Self {
         func attached(_ response: Response) -> Response {
             var response = response
             response.delivery = delivery

@@ -37,9 +37,9 @@ public struct RequestContext: Sendable {
     public var redaction: Redaction { origin.redaction }
     /// How the request went, for ``PluginType/didReceive(_:context:)`` and
     /// ``PluginType/process(_:context:)``: set when the outcome is known, `nil` before.
-    public var metrics: RequestMetrics? { sharedMetrics?.value }
-    /// ``metrics``, shared with the delivered ``Response``.
-    var sharedMetrics: RequestMetrics.Shared?
+    public var metrics: RequestMetrics? { delivery?.metrics }
+    /// ``metrics``, in the box shared with the delivered ``Response``.
+    var delivery: Response.Delivery?
 
     /// The URL the router built for the endpoint (its base URL after the router's mapping),
     /// before any plugin changed it; `nil` when the request could not be built, or for a

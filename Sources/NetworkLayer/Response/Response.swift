@@ -16,7 +16,7 @@ public struct Response: Sendable, CustomStringConvertible {
     public let fileURL: URL?
     /// How the request went: timing, attempts, bytes, cache (``RequestMetrics``). Set by the
     /// router when it delivers the response; `nil` on a response made elsewhere.
-    public var metrics: RequestMetrics? { delivery?.metrics?.value }
+    public var metrics: RequestMetrics? { delivery?.metrics }
     /// What the router attaches when it delivers the response, held by reference: a response is
     /// copied at every step of its delivery, and with the metrics inline each copy was twice as
     /// long (`CopyCostTests`).
@@ -63,14 +63,15 @@ public struct Response: Sendable, CustomStringConvertible {
 }
 
 extension Response {
-    /// What a router attaches to a response it delivers, shared by the response's copies.
+    /// What a router attaches to a request's outcome when it delivers it, made once and shared by
+    /// the response, its ``RequestContext`` and their copies: one allocation a request.
     final class Delivery: Sendable {
         /// The request's metrics.
-        let metrics: RequestMetrics.Shared?
+        let metrics: RequestMetrics
         /// The router's redaction, its plugins' included.
         let redaction: Redaction
 
-        init(metrics: RequestMetrics.Shared?, redaction: Redaction) {
+        init(metrics: RequestMetrics, redaction: Redaction) {
             self.metrics = metrics
             self.redaction = redaction
         }

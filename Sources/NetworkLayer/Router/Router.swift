@@ -250,8 +250,9 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
             if let transferred { progress?.finish(total: transferred) }
             var context = context
             context.attempt = attempts
-            context.sharedMetrics = RequestMetrics.Shared(metrics.finish())
-            let result = result.attaching(context.sharedMetrics, redaction: context.redaction)
+            let delivery = Response.Delivery(metrics: metrics.finish(), redaction: context.redaction)
+            context.delivery = delivery
+            let result = result.attaching(delivery)
             for plugin in plugins { plugin.didReceive(result, context: context) }
             deliver(plugins.reduce(result) { $1.process($0, context: context) })
         }
