@@ -13,17 +13,13 @@ extension Chain {
     /// here again) and finishes, with the stages' own rules. Anything else runs the stages in a
     /// task started on the caller's thread (`Task.startingNow`).
     func start(_ exchange: Exchange) {
-        if isPlain, case .inRequest = exchange.payload, exchange.streamedBody == nil,
+        guard isPlain, case .inRequest = exchange.payload, exchange.streamedBody == nil,
             let transport = exchange.callbackTransport
-        {
-            startWithoutTask(exchange, through: transport)
+        else {
+            let task = Task.startingNow { exchange.handle.finish(await run(exchange)) }
+            exchange.handle.attach { task.cancel() }
             return
         }
-        let task = Task.startingNow { exchange.handle.finish(await run(exchange)) }
-        exchange.handle.attach { task.cancel() }
-    }
-
-    private func startWithoutTask(_ exchange: Exchange, through transport: any CallbackTransport) {
         exchange.metrics.didSend(bodyBytes: Int64(exchange.request.httpBody?.count ?? 0))
         let stop = transport.start(exchange.request) { [self] result in
             do {

@@ -86,3 +86,22 @@ struct Exchange: Sendable {
         }
     }
 }
+
+/// An endpoint built into a request, with what the chain needs to know of the endpoint: what an
+/// ``Exchange`` starts from.
+struct BuiltRequest: Sendable {
+    /// The request; a stream adds its own headers before the chain.
+    var request: URLRequest
+    /// The body outside the request, or the download's working file.
+    let payload: Payload
+    /// The router's transport, or a stub answering from the endpoint's sample response.
+    let transport: any HTTPTransport
+    /// ``transport`` as a ``CallbackTransport``, when it is one.
+    let callbackTransport: (any CallbackTransport)?
+    /// The endpoint's ``EndPointType/acceptableStatusCodes``.
+    let acceptableStatusCodes: Set<Int>
+    /// The seconds the request may take, retries included.
+    let timeout: TimeInterval
+    /// How the router's cache may answer it.
+    let cachePolicy: HTTPCache.Policy
+}
