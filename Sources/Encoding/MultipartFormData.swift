@@ -81,18 +81,28 @@ public struct MultipartFormData: Sendable {
         parts.append(Part(headers: headers, content: .file(fileURL, size: size)))
     }
 
-    /// The size of the encoded body in bytes.
+    /// The size of the encoded body in bytes; `UInt64.max` when the parts together are larger
+    /// than that.
+    ///
+    /// Only file parts can get there (sparse files of exabytes on tmpfs or XFS, or one large file
+    /// appended many times): the sum stops at `UInt64.max` rather than overflowing, which would
+    /// end the process.
     public var contentLength: UInt64 {
         let boundaryLine = UInt64("--\(boundary)\r\n".utf8.count)
-        let partsLength = parts.reduce(UInt64(0)) { total, part in
+        var total = UInt64("--\(boundary)--\r\n".utf8.count)
+        for part in parts {
             let content: UInt64
             switch part.content {
             case .data(let data): content = UInt64(data.count)
             case .file(_, let size): content = size
             }
-            return total + boundaryLine + UInt64(part.headers.utf8.count) + content + 2
+            for length in [boundaryLine, UInt64(part.headers.utf8.count), content, 2] {
+                let (sum, overflow) = total.addingReportingOverflow(length)
+                guard !overflow else { return .max }
+                total = sum
+            }
         }
-        return partsLength + UInt64("--\(boundary)--\r\n".utf8.count)
+        return total
     }
 
     /// The whole body in memory. For large forms prefer ``writeBody(to:)``.
