@@ -82,15 +82,13 @@ package enum DownloadFile {
     /// download kept). Keeps the response's validator on the file (``ResumeValidator``). Also returns the bytes already
     /// in the file and the expected size of the whole file (`nil` when unknown).
     ///
-    /// - Throws: ``DownloadError/unexpectedRange(start:expected:)`` for a 206 that does not start
-    ///   where the file ends; ``DownloadError/cannotWrite(_:)`` when the file cannot be opened.
+    /// - Throws: ``DownloadError/unexpectedRange(start:expected:)`` for a 206 whose
+    ///   `Content-Range` does not parse (``ContentRange``) or does not start where the file ends; ``DownloadError/cannotWrite(_:)`` when the file cannot be opened.
     package static func open(_ url: URL, for response: HTTPURLResponse) throws -> (handle: FileHandle, offset: Int64, total: Int64?) {
         let opened = try open(url, appending: response.statusCode == 206)
         if response.statusCode == 206 {
-            // Append only what continues the file: "Content-Range: bytes START-END/TOTAL".
-            let start = (response.value(forHTTPHeaderField: "Content-Range"))
-                .flatMap { $0.split(whereSeparator: { $0 == " " || $0 == "-" }).dropFirst().first }
-                .flatMap { Int64($0) }
+            // Append only what continues the file; a range that does not parse continues nothing.
+            let start = ContentRange(response.value(forHTTPHeaderField: "Content-Range"))?.first
             guard start == opened.offset else {
                 try? opened.handle.close()
                 throw DownloadError.unexpectedRange(start: start, expected: opened.offset)

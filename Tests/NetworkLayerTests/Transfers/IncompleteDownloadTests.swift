@@ -57,6 +57,24 @@ struct IncompleteDownloadTests {
         #expect(try Data(contentsOf: part) == Data("12345".utf8))
     }
 
+    /// The file is opened for a 206 by the same rule, ``ContentRange``: it read the start of
+    /// any "bytes START…" before (2026-11-26), so a range the endpoint asked for itself, whose
+    /// answer the stage does not check again, took `bytes 0-9/5` and `bytes 0-4` for its file.
+    @Test(arguments: ["bytes 0-9/5", "bytes 0-4", "bytes 0-4/x"])
+    func aPartTheEndpointAskedForIsRefusedWhenItsRangeDoesNotParse(range: String) async throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let part = folder.appendingPathComponent("part.bin")
+        let asked = TestEndpoint.offline("f", task: .download(DownloadDestination(part)), headers: ["Range": "bytes=0-4"])
+        let refused = await #expect(throws: NetworkError.self) { try await router(206, range: range).request(asked) }
+        guard case .download(let error) = refused else {
+            Issue.record("\(range): \(String(describing: refused))")
+            return
+        }
+        #expect(error == .unexpectedRange(start: nil, expected: 0))
+        #expect(!FileManager.default.fileExists(atPath: part.path))
+    }
+
     @Test func contentRangeIsReadStrictly() {
         #expect(ContentRange("bytes 10-19/20") == ContentRange("bytes 10-19/20"))
         #expect(ContentRange("bytes 10-19/20")?.endsTheFile == true)
