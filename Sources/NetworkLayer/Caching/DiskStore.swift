@@ -46,7 +46,9 @@ final class DiskStore: Sendable {
     init(directory: URL, capacity: Int, maximumEntrySize: Int, heuristic: HTTPCache.HeuristicFreshness) throws(HTTPCacheError) {
         self.directory = directory.standardizedFileURL
         self.heuristic = heuristic
-        maximumFileSize = max(0, maximumEntrySize) + DiskEntryFormat.maximumMetadataSize + 64
+        // `Int.max` is the caller's "no limit", not an overflow.
+        let framing = DiskEntryFormat.maximumMetadataSize + 64
+        maximumFileSize = min(max(0, maximumEntrySize), Int.max - framing) + framing
         state = Locked(State(index: CacheIndex(capacity: capacity)))
         let path = self.directory.path
         do {

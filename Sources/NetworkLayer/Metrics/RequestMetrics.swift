@@ -83,11 +83,18 @@ struct MetricsRecorder: Sendable {
     private let start = DispatchTime.now().uptimeNanoseconds
     private let state = Locked(State())
 
+    /// `total` and `more` bytes, or `Int64.max` past it: an upload of a sparse file of exabytes
+    /// sent twice (a retry, a 307) overflowed the count and ended the process (2026-11-26).
+    private static func sum(_ total: Int64, _ more: Int64) -> Int64 {
+        let (sum, overflow) = total.addingReportingOverflow(more)
+        return overflow ? .max : sum
+    }
+
     /// The request is handed to the transport with a body of `bodyBytes`.
     func didSend(bodyBytes: Int64) {
         state.withLock {
             $0.attempts += 1
-            $0.bytesSent += bodyBytes
+            $0.bytesSent = Self.sum($0.bytesSent, bodyBytes)
         }
     }
 
@@ -100,12 +107,15 @@ struct MetricsRecorder: Sendable {
 
     /// A response's body of `bytes` arrived.
     func didReceive(bodyBytes bytes: Int64) {
-        state.withLock { $0.bytesReceived += bytes }
+        state.withLock { $0.bytesReceived = Self.sum($0.bytesReceived, bytes) }
     }
 
     /// The retry policy waited `seconds` before the next attempt.
     func didWait(seconds: TimeInterval) {
-        state.withLock { $0.retryWait += Seconds.nanoseconds(seconds) }
+        state.withLock {
+            let (sum, overflow) = $0.retryWait.addingReportingOverflow(Seconds.nanoseconds(seconds))
+            $0.retryWait = overflow ? .max : sum
+        }
     }
 
     /// A redirect was followed.
@@ -124,7 +134,7 @@ struct MetricsRecorder: Sendable {
         state.withLock {
             $0.sharedTransfer = true
             if $0.firstByte == nil { $0.firstByte = now }
-            $0.bytesReceived += Int64(response.data.count)
+            $0.bytesReceived = Self.sum($0.bytesReceived, Int64(response.data.count))
         }
     }
 

@@ -88,7 +88,8 @@ public struct NetworkLoggerPlugin: PluginType {
     /// Logs the outcome.
     public func didReceive(_ result: Result<Response, NetworkError>, context: RequestContext) {
         let redaction = self.redaction.merging(context.redaction)
-        let milliseconds = Int((context.elapsed * 1000).rounded())
+        // `startedAt` may be any date a test or a plugin gave: a time past `Int` is shown as its largest.
+        let milliseconds = Int(exactly: (context.elapsed * 1000).rounded()) ?? .max
         switch result {
         case .success(let response):
             sink(summary(of: response, milliseconds: milliseconds, context: context, redaction: redaction))

@@ -180,8 +180,10 @@ extension NetworkError: LocalizedError {
         }
     }
 
+    /// `5` for five seconds, `0.25` for a quarter; `inf` and numbers past `Int` as `Double`
+    /// writes them (a plugin or a transport may make the error with any value).
     private static func format(_ seconds: TimeInterval) -> String {
-        seconds.rounded() == seconds ? String(Int(seconds)) : String(seconds)
+        Int(exactly: seconds).map(String.init) ?? String(seconds)
     }
 
     /// A `DecodingError` as "what at which coding path".

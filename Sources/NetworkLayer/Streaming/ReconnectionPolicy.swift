@@ -110,7 +110,7 @@ public struct ReconnectionPolicy: Sendable, Equatable {
         let ceiling = max(floor, Seconds.clamped(maximumDelay))
         func bounded(_ seconds: TimeInterval) -> TimeInterval { min(max(Seconds.clamped(seconds), floor), ceiling) }
         let reconnectionTime = bounded(retry.map { TimeInterval($0) / 1000 } ?? delay)
-        let backoff = Backoff.exponential(scale: reconnectionTime, base: backoffBase, exponent: consecutiveFailures - 1)
+        let backoff = Backoff.exponential(scale: reconnectionTime, base: backoffBase, exponent: max(0, consecutiveFailures) - 1)
         return bounded(backoff * (1 + Backoff.spread(jitter) * min(max(random, 0), 1)))
     }
 

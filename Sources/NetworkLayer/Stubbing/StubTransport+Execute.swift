@@ -35,7 +35,8 @@ extension StubTransport {
         let buffer = BodyBuffer()
         var offset = 0
         for length in lengths where offset < data.count {
-            let end = min(data.count, offset + max(1, length))
+            // `length` is the caller's: `Int.max` means the rest, not an overflow.
+            let end = offset + min(max(1, length), data.count - offset)
             _ = buffer.write(data.subdata(in: offset..<end))
             offset = end
         }

@@ -160,6 +160,7 @@ extension URLSessionTransport: CallbackTransport {
     /// On a session of the caller's, a data task with a completion handler, whose body is
     /// checked against the limit once it is complete.
     package func start(_ request: URLRequest, completion: @escaping Completion) -> @Sendable () -> Void {
+        let request = request.withTimeoutFoundationTakes
         if let refusal {
             completion(.failure(refusal))
             return {}
@@ -213,6 +214,19 @@ extension URLSessionTransport: CallbackTransport {
         }
         task.resume()
         return { task.cancelWithoutWaiting() }
+    }
+}
+
+extension URLRequest {
+    /// The request with a `timeoutInterval` that FoundationNetworking can take: it converts the
+    /// interval to an `Int` of milliseconds for libcurl and traps on infinity, NaN and anything
+    /// past about 9e15 seconds. Such a value (a plugin's "no idle timeout", found from outside
+    /// 2026-11-26) becomes ``Seconds/longest``, about 32 years.
+    var withTimeoutFoundationTakes: URLRequest {
+        guard !(timeoutInterval <= Seconds.longest) else { return self }
+        var request = self
+        request.timeoutInterval = Seconds.longest
+        return request
     }
 }
 
