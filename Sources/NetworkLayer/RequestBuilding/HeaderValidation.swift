@@ -40,8 +40,19 @@ package enum HeaderValidation {
 }
 
 extension URLRequest {
-    /// Checks every header name and value already on the request.
-    package func validateHeaders() throws(RequestBuildingError) {
+    /// Checks the method and every header name and value already on the request: libcurl,
+    /// under both transports, writes them into the request as they are, so a CR LF in any of
+    /// them would add lines of the sender's choosing (RFC 9110 §9.1: a method is a token). A
+    /// `HEAD` with a body (in the request, or `body` kept outside it) is refused too: libcurl
+    /// sends it as a `POST` with the method overridden and then waits, until the idle timeout,
+    /// for a response body that a `HEAD` never gets.
+    package func validateHead(body: UploadBody? = nil) throws(RequestBuildingError) {
+        if let method = httpMethod {
+            guard HeaderValidation.isValidName(method) else { throw .invalidMethod(HeaderValidation.printable(method)) }
+            if method == HTTPMethod.head.rawValue, body != nil || httpBody != nil || httpBodyStream != nil {
+                throw .bodyNotAllowed(.head)
+            }
+        }
         for (name, value) in allHTTPHeaderFields ?? [:] {
             guard HeaderValidation.isValidName(name) else { throw .invalidHeaderName(HeaderValidation.printable(name)) }
             guard HeaderValidation.isValidValue(value) else { throw .invalidHeaderValue(name: name) }

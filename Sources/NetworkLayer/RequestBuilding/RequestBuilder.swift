@@ -54,10 +54,6 @@ public enum RequestBuilder {
         var request = URLRequest(
             url: url, cachePolicy: endpoint.cachePolicy,
             timeoutInterval: min(timeout.rounded(.up) + 1, Seconds.longest))
-        guard HeaderValidation.isValidName(endpoint.httpMethod.rawValue) else {
-            // A method is a token too (RFC 9110 §9.1); FoundationNetworking sends it verbatim.
-            throw .invalidMethod(HeaderValidation.printable(endpoint.httpMethod.rawValue))
-        }
         // A new request's method is already GET, and FoundationNetworking's setter is not free.
         if endpoint.httpMethod != .get { request.httpMethod = endpoint.httpMethod.rawValue }
         try request.setValidatedHeaders(endpoint.headers)
@@ -103,8 +99,8 @@ public enum RequestBuilder {
             body = .download(destination)
         }
 
-        // A custom ParameterEncoder may have set headers of its own.
-        try request.validateHeaders()
+        // The endpoint's method, and the headers a custom ParameterEncoder may have set.
+        try request.validateHead()
         if (request.httpBody != nil || body.hasBody) && !endpoint.httpMethod.allowsRequestBody {
             throw .bodyNotAllowed(endpoint.httpMethod)
         }

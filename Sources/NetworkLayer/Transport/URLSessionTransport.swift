@@ -143,10 +143,12 @@ public struct URLSessionTransport: HTTPTransport {
 
     /// Sends `request` with a data task; cancelling the calling task cancels the data task.
     ///
-    /// - Throws: the task's `URLError`, or `URLError(.badServerResponse)` when the response is not
+    /// - Throws: `RequestBuildingError` for a method or header that is not valid HTTP (libcurl
+    ///   would write it into the request as it is); the task's `URLError`, or `URLError(.badServerResponse)` when the response is not
     ///   HTTP or its body disagrees with its `Content-Length`.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        try await sendThroughCallback(request)
+        try request.validateHead()
+        return try await sendThroughCallback(request)
     }
 }
 

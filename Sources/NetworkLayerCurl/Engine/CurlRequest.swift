@@ -27,8 +27,8 @@ struct CurlRequest: Sendable {
     ///   - request: The request; its `httpBody` is the body unless `body` is given.
     ///   - body: A body kept outside the request (an upload).
     ///   - cookieStorage: Where the responses' cookies are stored; `nil` to ignore them.
-    /// - Throws: `RequestBuildingError` for a header name or value that would change the
-    ///   request's framing; `URLError(.unsupportedURL)` for a URL that is not http or https
+    /// - Throws: `RequestBuildingError` for a method, header name or header value that would
+    ///   change the request's framing, or a body on a `HEAD` request; `URLError(.unsupportedURL)` for a URL that is not http or https
     ///   with a host; `URLError(.requestBodyStreamExhausted)` for an `httpBodyStream`, which
     ///   this engine does not read.
     init(_ request: URLRequest, body: UploadBody? = nil, cookieStorage: HTTPCookieStorage? = nil) throws {
@@ -47,9 +47,10 @@ struct CurlRequest: Sendable {
                         "CurlTransport does not read httpBodyStream; send a file or data with upload(_:body:progress:)."
                 ])
         }
-        // libcurl writes custom headers as they are: a CR LF in a name or value would inject
-        // another header. The router checks too; a transport used on its own must not rely on it.
-        try request.validateHeaders()
+        // libcurl writes the method and custom headers as they are: a CR LF in any of them would
+        // inject another header. The router checks too; a transport used on its own must not
+        // rely on it.
+        try request.validateHead(body: body)
 
         self.url = Self.withoutCredentials(url)
         self.originalURL = url

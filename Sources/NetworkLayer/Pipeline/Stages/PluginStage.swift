@@ -19,10 +19,9 @@ struct PluginStage: RequestStage {
         } catch {
             throw Task.isCancelled ? .cancelled : NetworkError(error, redaction: exchange.context.redaction)
         }
-        // A plugin may have set any header, and FoundationNetworking sends a name with CR LF
-        // verbatim.
+        // A plugin may have set any method or header, and both transports send them verbatim.
         do {
-            try exchange.request.validateHeaders()
+            try exchange.request.validateHead()
         } catch {
             throw .invalidRequest(error)
         }
