@@ -33,7 +33,12 @@ public enum ChildProcess {
 
     /// Runs the Swift Testing tests matching `filter` in a child process with `workload` requested,
     /// and returns how it ended and everything it printed.
-    public static func run(workload: String, filter: String, timeout: TimeInterval) async throws -> Outcome {
+    ///
+    /// - Parameter environment: Variables set (or, empty, cleared) in the child's environment
+    ///   only, for what must not reach the tests running beside it (a proxy).
+    public static func run(
+        workload: String, filter: String, timeout: TimeInterval, environment added: [String: String] = [:]
+    ) async throws -> Outcome {
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let log = FileManager.default.temporaryDirectory
             .appendingPathComponent("networklayer-child-\(UUID().uuidString).log")
@@ -50,6 +55,7 @@ public enum ChildProcess {
         process.arguments = ["--testing-library", "swift-testing", "--filter", filter]
         var environment = ProcessInfo.processInfo.environment
         environment[variable] = workload
+        environment.merge(added) { _, new in new }
         process.environment = environment
         process.standardOutput = output
         process.standardError = output
@@ -78,10 +84,10 @@ extension ChildProcess {
     /// workload ran to its end rather than being skipped). Prints the child's lines that start
     /// with the part of `proof` before its first space, its report.
     public static func expectCleanRun(
-        workload: String, filter: String, timeout: TimeInterval, proof: String,
+        workload: String, filter: String, timeout: TimeInterval, proof: String, environment: [String: String] = [:],
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
-        let child = try await run(workload: workload, filter: filter, timeout: timeout)
+        let child = try await run(workload: workload, filter: filter, timeout: timeout, environment: environment)
         let lines = child.lines.map {
             $0.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
         }

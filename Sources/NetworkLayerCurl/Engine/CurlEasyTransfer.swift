@@ -141,6 +141,10 @@ final class CurlEasyTransfer: @unchecked Sendable {
         set(CURLOPT_FOLLOWLOCATION, 0)
         // Send the path as built (PathSegment already escaped it); libcurl would squash "/../".
         set(CURLOPT_PATH_AS_IS, 1)
+        // libcurl uses a proxy that the environment names (https_proxy), and would hand its
+        // answer to CONNECT to the header callback, which takes the first head for the response:
+        // every https response through it came back 200 with the proxy's headers.
+        set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
         set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
         // While the first connection to an https origin is still negotiating, libcurl does not
         // know whether it will multiplex, and without this opens a connection per transfer: 16

@@ -21,6 +21,8 @@ enum TLSFixture {
     static let url = environment("NETWORKLAYER_TLS_FIXTURE_URL").flatMap(URL.init(string:))
     static let certificateAuthorityFile = environment("NETWORKLAYER_TLS_CA_FILE").map(URL.init(fileURLWithPath:))
     static let pin = environment("NETWORKLAYER_TLS_PIN")
+    /// The CONNECT proxy that Scripts/test starts (`Tests/Fixtures/connect_proxy.py`).
+    static let proxy = environment("NETWORKLAYER_CONNECT_PROXY_URL").flatMap(URL.init(string:))
 
     private static func environment(_ name: String) -> String? {
         guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { return nil }
