@@ -11,8 +11,8 @@ import Foundation
 /// ``NetworkError/stream(_:)``) once
 /// ``hardLimit`` bytes are waiting, rather than buffer without bound.
 ///
-/// A body stream is read once, by one consumer. Breaking out of the loop, or cancelling the
-/// reading task, stops the transfer.
+/// A body stream is read once, by one consumer. Breaking out of the loop, cancelling the
+/// reading task, or dropping a stream that nobody reads, stops the transfer.
 ///
 /// ```swift
 /// let streamed = try await transport.stream(request)
@@ -23,9 +23,15 @@ public struct BodyStream: AsyncSequence, Sendable {
     public typealias Element = Data
 
     let buffer: BodyBuffer
+    /// Stops the transfer once the last copy of the stream, and every iterator made from it, is
+    /// gone: a stream dropped unread held its transfer, its connection and, on CurlTransport,
+    /// the engine's thread for ever (found from outside, 2026-11-26). `nil` for a body that is
+    /// complete already.
+    let owner: Reader?
 
     package init(_ buffer: BodyBuffer) {
         self.buffer = buffer
+        self.owner = Reader(buffer)
     }
 
     /// A stream of `data`, already complete: what a transport that cannot stream returns.
@@ -34,6 +40,7 @@ public struct BodyStream: AsyncSequence, Sendable {
         if !data.isEmpty { _ = buffer.write(data) }
         buffer.finish(throwing: nil)
         self.buffer = buffer
+        self.owner = nil
     }
 
     /// Bytes buffered past which a pausing transport pauses: 1 MiB.
@@ -45,12 +52,14 @@ public struct BodyStream: AsyncSequence, Sendable {
 
     /// Reads the chunks. One iterator per stream: the chunks are not kept for a second.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(reader: Reader(buffer))
+        Iterator(reader: Reader(buffer), owner: owner)
     }
 
     /// Reads a ``BodyStream``; dropping it before the end stops the transfer.
     public struct Iterator: AsyncIteratorProtocol {
         let reader: Reader
+        /// Keeps the stream's own ``BodyStream/owner`` while the iterator reads.
+        let owner: Reader?
 
         /// The next chunk, or `nil` at the end of the body.
         ///
@@ -62,7 +71,8 @@ public struct BodyStream: AsyncSequence, Sendable {
         }
     }
 
-    /// Stops the transfer when the iterator that reads it goes away before the end.
+    /// Stops the transfer when what holds it (an iterator, or the stream's last copy) goes away
+    /// before the end.
     final class Reader: Sendable {
         let buffer: BodyBuffer
 
