@@ -87,6 +87,19 @@ static inline void nlcurl_release_thread_tls_state(void) {
     }
 }
 
+/// Asks libcurl not to wait for a host name lookup's thread when a transfer is removed
+/// (CURLOPT_QUICK_EXIT, libcurl 7.87 and later): removing a transfer still resolving otherwise
+/// joins that thread on the engine's thread, and every other transfer waits for the lookup.
+/// With an older libcurl's headers it does nothing and says so (CURLE_UNKNOWN_OPTION).
+static inline CURLcode nlcurl_easy_set_quick_exit(CURL *handle) {
+#if LIBCURL_VERSION_NUM >= 0x075700
+    return curl_easy_setopt(handle, CURLOPT_QUICK_EXIT, 1L);
+#else
+    (void)handle;
+    return CURLE_UNKNOWN_OPTION;
+#endif
+}
+
 /// What a write callback returns to pause receiving (CURL_WRITEFUNC_PAUSE).
 static const size_t nlcurl_writefunc_pause = CURL_WRITEFUNC_PAUSE;
 /// What a read callback returns to fail the transfer (CURL_READFUNC_ABORT).

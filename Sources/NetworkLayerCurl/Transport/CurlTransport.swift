@@ -51,8 +51,9 @@ public struct CurlTransport: HTTPTransport {
     /// connection and freed what it held, OpenSSL's state for the thread included.
     ///
     /// Requests still running fail with `URLError(.cancelled)`, and so does every request sent
-    /// afterwards. A request still looking up its host name holds the end until the lookup
-    /// returns (libcurl cannot interrupt it). Without it the transport ends when its last copy goes away, and its thread
+    /// afterwards. A request still looking up its host name does not hold the end: libcurl
+    /// (7.87 and later) leaves the lookup's thread to finish on its own; an older libcurl waits
+    /// for the lookup. Without it the transport ends when its last copy goes away, and its thread
     /// finishes a moment later on its own; a tool or server that is about to exit should call it
     /// first, so that no TLS connection is still being closed while the process's exit-time
     /// cleanup frees OpenSSL. It may be called more than once and from several tasks: each call
