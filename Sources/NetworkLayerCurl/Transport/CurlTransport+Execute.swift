@@ -9,8 +9,8 @@ extension CurlTransport {
     /// and returns when the head has arrived; the body's chunks go to the stream as libcurl
     /// reads them. A reader that falls behind pauses the transfer (libcurl stops reading from
     /// the socket, and the server is slowed by TCP's flow control), so memory stays bounded
-    /// however slow the reader is: about ``BodyStream/highWaterMark`` for an uncompressed body.
-    /// A compressed one (libcurl asks for gzip, deflate, br and zstd) can hold more while
+    /// however slow the reader is: about `BodyStream.highWaterMark` (1 MiB) for an uncompressed
+    /// body. A compressed one (libcurl asks for gzip, deflate, br and zstd) can hold more while
     /// paused: libcurl decodes the whole chunk it has read and keeps what the stream did not
     /// take, up to 64 MiB (its `curl_easy_pause` documentation, "Memory use"); a reader that
     /// stopped after one chunk of a 512 MiB gzip body held 33 MiB (measured 2026-11-26). Send
