@@ -26,69 +26,92 @@ extension Redaction {
     /// 28 s for 80 KB of `\"` that a server sent (found from outside, 2026-11-26). A string that
     /// is not a member's name gives its closing quote a chance to open the next one, as the
     /// expression did, so that a stray quote in prose does not hide the members after it.
+    ///
+    /// Over Unicode scalars, with the expression's rules: blanks are Unicode white space, and a
+    /// backslash before a line break escapes nothing, so the string ends there unclosed.
     private func jsonLikeMembers(_ text: String) -> String {
-        let bytes = Array(text.utf8)
-        guard bytes.contains(UInt8(ascii: "\"")) else { return text }
-        var shown: [UInt8] = []
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.contains("\"") else { return text }
+        var shown = String.UnicodeScalarView()
         var copied = 0
         var index = 0
-        while let open = bytes[index...].firstIndex(of: UInt8(ascii: "\"")) {
-            let close = Self.endOfString(in: bytes, openingAt: open)
-            guard close < bytes.count else { break }
-            var after = Self.skippingBlanks(in: bytes, from: close + 1)
-            guard after < bytes.count, bytes[after] == UInt8(ascii: ":") else {
-                index = close
+        while let open = scalars[index...].firstIndex(of: "\"") {
+            let name = Self.string(in: scalars, openingAt: open)
+            guard name.isClosed else {
+                // A line break after a backslash ends a name; the next quote may open another.
+                guard name.end < scalars.count else { break }
+                index = name.end + 1
                 continue
             }
-            after = Self.skippingBlanks(in: bytes, from: after + 1)
-            let valueEnd = Self.endOfValue(in: bytes, from: after)
+            var after = Self.skippingBlanks(in: scalars, from: name.end + 1)
+            guard after < scalars.count, scalars[after] == ":" else {
+                index = name.end
+                continue
+            }
+            after = Self.skippingBlanks(in: scalars, from: after + 1)
+            let valueEnd = Self.endOfValue(in: scalars, from: after)
             guard valueEnd > after else {
-                index = close
+                index = name.end
                 continue
             }
-            let name = String(decoding: bytes[(open + 1)..<close], as: UTF8.self)
-            if hidesParameter(named: name) {
-                shown += bytes[copied..<after]
-                shown += Array("\"\(replacement)\"".utf8)
+            if hidesParameter(named: String(String.UnicodeScalarView(scalars[(open + 1)..<name.end]))) {
+                shown.append(contentsOf: scalars[copied..<after])
+                shown.append(contentsOf: "\"\(replacement)\"".unicodeScalars)
                 copied = valueEnd
             }
             index = valueEnd
         }
         guard copied > 0 else { return text }
-        shown += bytes[copied...]
-        return String(decoding: shown, as: UTF8.self)
+        shown.append(contentsOf: scalars[copied...])
+        return String(shown)
     }
 
-    /// The index of the quote that closes the string opened at `open`, past escaped characters;
-    /// `bytes.count` when none does.
-    private static func endOfString(in bytes: [UInt8], openingAt open: Int) -> Int {
+    /// Where the string opened at `open` ends: at its closing quote (`isClosed`), at a backslash
+    /// followed by a line break, or at the end of the text.
+    private static func string(in scalars: [Unicode.Scalar], openingAt open: Int) -> (end: Int, isClosed: Bool) {
         var index = open + 1
-        while index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "\""): return index
-            case UInt8(ascii: "\\"): index += 2
-            default: index += 1
+        while index < scalars.count {
+            switch scalars[index] {
+            case "\"":
+                return (index, true)
+            case "\\":
+                guard index + 1 < scalars.count, !isLineBreak(scalars[index + 1]) else { return (index, false) }
+                index += 2
+            default:
+                index += 1
             }
         }
-        return bytes.count
+        return (scalars.count, false)
     }
 
-    /// One past a member's value starting at `start`: a string (to the end of the text when it
-    /// is not closed) or a run of anything but `,`, `}`, `]` and blanks.
-    private static func endOfValue(in bytes: [UInt8], from start: Int) -> Int {
-        guard start < bytes.count else { return start }
-        if bytes[start] == UInt8(ascii: "\"") {
-            return min(endOfString(in: bytes, openingAt: start) + 1, bytes.count)
+    /// One past a member's value starting at `start`: a string (closed, or cut short by the end
+    /// of the text or by a backslash before a line break), or a run of anything but `,`, `}`,
+    /// `]` and white space.
+    private static func endOfValue(in scalars: [Unicode.Scalar], from start: Int) -> Int {
+        guard start < scalars.count else { return start }
+        if scalars[start] == "\"" {
+            let value = string(in: scalars, openingAt: start)
+            return value.isClosed ? value.end + 1 : value.end
         }
         var index = start
-        while index < bytes.count, !",}] \t\r\n".utf8.contains(bytes[index]) { index += 1 }
+        while index < scalars.count, !",}]".unicodeScalars.contains(scalars[index]), !scalars[index].properties.isWhitespace {
+            index += 1
+        }
         return index
     }
 
-    private static func skippingBlanks(in bytes: [UInt8], from start: Int) -> Int {
+    private static func skippingBlanks(in scalars: [Unicode.Scalar], from start: Int) -> Int {
         var index = start
-        while index < bytes.count, " \t\r\n".utf8.contains(bytes[index]) { index += 1 }
+        while index < scalars.count, scalars[index].properties.isWhitespace { index += 1 }
         return index
+    }
+
+    /// The line terminators of a regular expression's `.`, which an escape does not take.
+    private static func isLineBreak(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0A...0x0D, 0x85, 0x2028, 0x2029: return true
+        default: return false
+        }
     }
 
     /// For a JSON object or array: `.some(nil)` when it holds no secret member, else the body
