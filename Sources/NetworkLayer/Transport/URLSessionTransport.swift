@@ -222,10 +222,10 @@ extension URLSessionTransport: CallbackTransport {
 extension URLRequest {
     /// The request with a `timeoutInterval` that FoundationNetworking can take: it converts the
     /// interval to an `Int` of milliseconds for libcurl and traps on infinity, NaN and anything
-    /// past about 9e15 seconds. Such a value (a plugin's "no idle timeout", found from outside
-    /// 2026-11-26) becomes ``Seconds/longest``, about 32 years.
+    /// past about 9e15 seconds either way. Such a value (a plugin's "no idle timeout", found from
+    /// outside 2026-11-26) becomes ``Seconds/longest``, about 32 years.
     var withTimeoutFoundationTakes: URLRequest {
-        guard !(timeoutInterval <= Seconds.longest) else { return self }
+        guard !(abs(timeoutInterval) <= Seconds.longest) else { return self }
         var request = self
         request.timeoutInterval = Seconds.longest
         return request

@@ -113,7 +113,8 @@ struct NumericEdgeTests {
     }
 
     /// A plugin's "no idle timeout" (`timeoutInterval = .infinity`) and a caller's own request
-    /// with NaN or 1e300 reach the server: FoundationNetworking trapped on each.
+    /// with NaN or ±1e300 reach the server: FoundationNetworking trapped on each (the negative
+    /// ones were found after the first fix, which bounded only from above).
     @Test(.childWorkload("timeout-interval"))
     func workloadTimeoutInterval() async throws {
         struct NoIdleTimeout: PluginType {
@@ -126,7 +127,7 @@ struct NumericEdgeTests {
         let router = Router<TestEndpoint>(callbackQueue: DispatchQueue(label: "tests"), plugins: [NoIdleTimeout()])
         #expect(try await router.request(.fixture("status/200")).statusCode == 200)
         let url = try #require(TestServers.fixture?.appendingPathComponent("status/200"))
-        for interval in [TimeInterval.infinity, .nan, 1e300] {
+        for interval in [TimeInterval.infinity, .nan, 1e300, -.infinity, -1e300, -1e17] {
             var request = URLRequest(url: url)
             request.timeoutInterval = interval
             #expect(try await URLSessionTransport().send(request).1.statusCode == 200)
