@@ -43,14 +43,21 @@ extension URLRequest {
     /// Checks the method and every header name and value already on the request: libcurl,
     /// under both transports, writes them into the request as they are, so a CR LF in any of
     /// them would add lines of the sender's choosing (RFC 9110 §9.1: a method is a token). A
-    /// `HEAD` with a body (in the request, or `body` kept outside it) is refused too: libcurl
-    /// sends it as a `POST` with the method overridden and then waits, until the idle timeout,
-    /// for a response body that a `HEAD` never gets.
+    /// `HEAD` with a body that is not empty (in the request, or `body` kept outside it) is
+    /// refused too: libcurl sends it as a `POST` with the method overridden and then waits,
+    /// until the idle timeout, for a response body that a `HEAD` never gets.
     package func validateHead(body: UploadBody? = nil) throws(RequestBuildingError) {
         if let method = httpMethod {
             guard HeaderValidation.isValidName(method) else { throw .invalidMethod(HeaderValidation.printable(method)) }
-            if method == HTTPMethod.head.rawValue, body != nil || httpBody != nil || httpBodyStream != nil {
-                throw .bodyNotAllowed(.head)
+            if method == HTTPMethod.head.rawValue {
+                // An empty `Data` is no body: such a HEAD is sent as usual, without it.
+                let outside: Bool
+                switch body {
+                case .data(let data)?: outside = !data.isEmpty
+                case .file?: outside = true
+                case nil: outside = false
+                }
+                if outside || !(httpBody?.isEmpty ?? true) || httpBodyStream != nil { throw .bodyNotAllowed(.head) }
             }
         }
         for (name, value) in allHTTPHeaderFields ?? [:] {

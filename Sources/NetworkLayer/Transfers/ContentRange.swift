@@ -9,7 +9,8 @@ struct ContentRange: Equatable, Sendable {
     /// `nil` unless `value` is a byte range whose last byte is not before its first (and not
     /// `Int64.max`, so that one past it can be counted).
     init?(_ value: String?) {
-        guard let value, value.hasPrefix("bytes ") else { return nil }
+        // Range units are compared case-insensitively (RFC 9110 §14.1).
+        guard let value, value.prefix(6).lowercased() == "bytes " else { return nil }
         let parts = value.dropFirst("bytes ".count).split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2 else { return nil }
         let bounds = parts[0].split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)

@@ -65,7 +65,8 @@ struct CurlRequest: Sendable {
             }
         }
         self.headers = headers
-        self.body = body ?? request.httpBody.map(UploadBody.data)
+        // A HEAD that passed the check has an empty body at most, which must not make it a POST.
+        self.body = method == HTTPMethod.head.rawValue ? nil : body ?? request.httpBody.map(UploadBody.data)
         let timeout = request.timeoutInterval
         self.idleTimeout = timeout > 0 && timeout.isFinite ? timeout : nil
         self.cookieStorage = cookieStorage

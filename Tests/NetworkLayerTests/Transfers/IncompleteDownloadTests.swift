@@ -80,6 +80,8 @@ struct IncompleteDownloadTests {
         #expect(ContentRange("bytes 10-19/20")?.endsTheFile == true)
         #expect(ContentRange("bytes 10-19/21")?.endsTheFile == false)
         #expect(ContentRange("bytes 10-19/*")?.length == nil)
+        // The unit in any letter case (RFC 9110 §14.1), which the loose parse it replaced took.
+        #expect(ContentRange("Bytes 10-19/20") == ContentRange("bytes 10-19/20"))
         let huge = "bytes 0-\(Int64.max)/*"
         for invalid in ["bytes 19-10/20", "bytes 10-19/19", "items 0-1/2", "bytes 0-1", "bytes -1-2/3", huge, nil] {
             #expect(ContentRange(invalid) == nil)

@@ -64,5 +64,9 @@ struct MethodInjectionTests {
         }
         request.httpBody = Data("x".utf8)
         await #expect(throws: RequestBuildingError.bodyNotAllowed(.head)) { _ = try await transport.send(request) }
+        // An empty body is no body: such a HEAD goes as a HEAD (it was sent before the check).
+        request.httpBody = Data()
+        #expect(try await transport.send(request).1.statusCode == 200)
+        #expect(try await transport.upload(request, body: .data(Data()), progress: { _, _ in }).1.statusCode == 200)
     }
 }
