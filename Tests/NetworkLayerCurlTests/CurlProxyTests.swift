@@ -21,7 +21,11 @@ struct CurlProxyTests {
         let proxy = try #require(TLSFixture.proxy, "Scripts/test starts the CONNECT proxy")
         try await ChildProcess.expectCleanRun(
             workload: "through-a-proxy", filter: "CurlProxyTests/throughAProxyWorkload", timeout: 60, proof: "PROXY: done",
-            environment: ["https_proxy": proxy.absoluteString, "HTTPS_PROXY": "", "no_proxy": "", "NO_PROXY": ""])
+            environment: [
+                "https_proxy": proxy.absoluteString, "HTTPS_PROXY": "", "no_proxy": "", "NO_PROXY": "",
+                // The proxy's own /tunnels goes directly, whatever proxy the machine names.
+                "http_proxy": "", "HTTP_PROXY": "", "all_proxy": "", "ALL_PROXY": "",
+            ])
     }
 
     @Test(.childWorkload("through-a-proxy"))
