@@ -83,7 +83,8 @@ package enum DownloadFile {
     /// in the file and the expected size of the whole file (`nil` when unknown).
     ///
     /// - Throws: ``DownloadError/unexpectedRange(start:expected:)`` for a 206 whose
-    ///   `Content-Range` does not parse (``ContentRange``) or does not start where the file ends; ``DownloadError/cannotWrite(_:)`` when the file cannot be opened.
+    ///   `Content-Range` does not parse (``ContentRange``) or does not start where the file
+    ///   ends; ``DownloadError/cannotWrite(_:)`` when the file cannot be opened.
     package static func open(_ url: URL, for response: HTTPURLResponse) throws -> (handle: FileHandle, offset: Int64, total: Int64?) {
         let opened = try open(url, appending: response.statusCode == 206)
         if response.statusCode == 206 {

@@ -15,8 +15,7 @@ extension URLSessionTransport {
     public func execute(_ request: URLRequest, body: UploadBody?, progress: @escaping TransferProgressHandler) async throws
         -> StreamedResponse
     {
-        try request.validateHead(body: body)
-        let request = request.withTimeoutFoundationTakes
+        let request = try request.readyForFoundation(body: body)
         guard let (session, delegate) = ownedTransferSession else {
             return try await executeWhole(request, body: body, progress: progress)
         }

@@ -144,8 +144,9 @@ public struct URLSessionTransport: HTTPTransport {
     /// Sends `request` with a data task; cancelling the calling task cancels the data task.
     ///
     /// - Throws: `RequestBuildingError` for a method or header that is not valid HTTP (libcurl
-    ///   would write it into the request as it is); the task's `URLError`, or `URLError(.badServerResponse)` when the response is not
-    ///   HTTP or its body disagrees with its `Content-Length`.
+    ///   would write it into the request as it is); the task's `URLError`, or
+    ///   `URLError(.badServerResponse)` when the response is not HTTP or its body disagrees with
+    ///   its `Content-Length`.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         try request.validateHead()
         return try await sendThroughCallback(request)
@@ -220,6 +221,13 @@ extension URLSessionTransport: CallbackTransport {
 }
 
 extension URLRequest {
+    /// The request as FoundationNetworking may be given it: its head checked
+    /// (``validateHead(body:)``), its timeout bounded (``withTimeoutFoundationTakes``).
+    func readyForFoundation(body: UploadBody? = nil) throws(RequestBuildingError) -> URLRequest {
+        try validateHead(body: body)
+        return withTimeoutFoundationTakes
+    }
+
     /// The request with a `timeoutInterval` that FoundationNetworking can take: it converts the
     /// interval to an `Int` of milliseconds for libcurl and traps on infinity, NaN and anything
     /// past about 9e15 seconds either way. Such a value (a plugin's "no idle timeout", found from

@@ -28,8 +28,8 @@ struct CurlRequest: Sendable {
     ///   - body: A body kept outside the request (an upload).
     ///   - cookieStorage: Where the responses' cookies are stored; `nil` to ignore them.
     /// - Throws: `RequestBuildingError` for a method, header name or header value that would
-    ///   change the request's framing, or a body on a `HEAD` request; `URLError(.unsupportedURL)` for a URL that is not http or https
-    ///   with a host; `URLError(.requestBodyStreamExhausted)` for an `httpBodyStream`, which
+    ///   change the request's framing, or a body on a `HEAD` request; `URLError(.unsupportedURL)`
+    ///   for a URL that is not http or https with a host; `URLError(.requestBodyStreamExhausted)` for an `httpBodyStream`, which
     ///   this engine does not read.
     init(_ request: URLRequest, body: UploadBody? = nil, cookieStorage: HTTPCookieStorage? = nil) throws {
         guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
