@@ -40,6 +40,11 @@ public struct DownloadDestination: Sendable, Equatable {
     /// part is appended when the server answers `206`, and a `200` (the file changed meanwhile)
     /// starts the file over. A partial file without a validator is discarded, not resumed.
     ///
+    /// Only a partial file that a download of the package wrote is resumed from or removed (it
+    /// carries the validator's extended attribute, empty when there was none). A file of your
+    /// own at ``partialFileURL`` is left as it is: the download then works in a private
+    /// temporary file, as a download that is not resumable does.
+    ///
     /// A destination named by the response (``isNamedByResponse``) cannot resume: the name of
     /// its partial file would be known only once the response has started. It is ignored there.
     public var resumable: Bool

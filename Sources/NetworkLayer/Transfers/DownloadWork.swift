@@ -9,6 +9,10 @@ import FoundationNetworking
 final class DownloadWork: Sendable {
     let destination: DownloadDestination
     let workFile: URL
+    /// Whether ``workFile`` is the destination's `.partial` file, kept for the next attempt.
+    /// Not when a file the package did not write is already there (``ResumeValidator/isMarked(_:)``):
+    /// that file is someone's own, and this download works in the private folder instead.
+    let keepsPartial: Bool
 
     /// - Throws: ``DownloadError/cannotWrite(_:)`` when the working folder cannot be made.
     init(destination: DownloadDestination) throws(DownloadError) {
@@ -19,8 +23,10 @@ final class DownloadWork: Sendable {
             try? FileManager.default.createDirectory(
                 at: destination.url.deletingLastPathComponent(), withIntermediateDirectories: true)
         }
-        if destination.resumes {
-            workFile = destination.partialFileURL
+        let partial = destination.partialFileURL
+        keepsPartial = destination.resumes && (!Self.exists(partial) || ResumeValidator.isMarked(partial))
+        if keepsPartial {
+            workFile = partial
         } else {
             do {
                 workFile = try WorkingFolder.newFile(prefix: "networklayer-download")
@@ -30,12 +36,17 @@ final class DownloadWork: Sendable {
         }
     }
 
+    /// Whether anything is at `url`, a link that leads nowhere included.
+    private static func exists(_ url: URL) -> Bool {
+        (try? FileManager.default.attributesOfItem(atPath: url.path)) != nil
+    }
+
     /// `request`, asking only for the missing part when a resumable download has a partial file,
     /// and only of the file that part came from: `If-Range` with its validator
     /// (``ResumeValidator``), so that a file changed on the server is sent whole (a `200`) and
     /// replaces the partial file. A partial file without a validator is removed, not resumed.
     func resumeRequest(_ request: URLRequest) -> URLRequest {
-        guard destination.resumes else { return request }
+        guard keepsPartial else { return request }
         let have = Payload.size(of: workFile)
         guard have > 0 else { return request }
         guard let validator = ResumeValidator.read(from: workFile) else {
@@ -50,7 +61,7 @@ final class DownloadWork: Sendable {
 
     /// Whether `request` asks for only the missing part (see ``resumeRequest(_:)``).
     func isResuming(_ request: URLRequest) -> Bool {
-        destination.resumes && request.value(forHTTPHeaderField: "Range") != nil
+        keepsPartial && request.value(forHTTPHeaderField: "Range") != nil
     }
 
     /// Where `response`'s file goes: the destination's URL, or a file in its folder named by the
@@ -90,9 +101,11 @@ final class DownloadWork: Sendable {
     }
 
     /// A failed or cancelled download leaves nothing, unless it is resumable: then what arrived
-    /// stays in the partial file for the next attempt.
+    /// stays in the partial file for the next attempt. A partial file this download wrote that
+    /// carries no mark (a file system without extended attributes) goes too: no attempt could
+    /// resume from it, and the next one would take it for someone else's and leave it for ever.
     func cleanUp() {
-        guard !destination.resumes else { return }
+        guard !keepsPartial || !ResumeValidator.isMarked(workFile) else { return }
         try? FileManager.default.removeItem(at: workFile)
     }
 }

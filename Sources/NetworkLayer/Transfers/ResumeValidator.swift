@@ -26,6 +26,10 @@ import Darwin
 /// `user.networklayer.validator`, written when the response's head arrives, so it survives an
 /// interruption at any point of the body and goes wherever the file goes. A partial file without
 /// one (its response had none, or the file system keeps no extended attributes) is not resumed.
+///
+/// The attribute is also what says a partial file is the package's own: it is written, empty
+/// when the response has no validator, on every file a download body is written to. A file at
+/// `<destination>.partial` without it is someone else's, and is neither resumed from nor removed.
 enum ResumeValidator {
     static let attributeName = "user.networklayer.validator"
 
@@ -44,19 +48,23 @@ enum ResumeValidator {
         return lastModified
     }
 
-    /// Keeps `validator` on the open file `descriptor`, or removes the one there when `nil`.
+    /// Keeps `validator` on the open file `descriptor`, or an empty value when `nil`, which marks
+    /// the file as the package's without a validator to resume against.
     static func record(_ validator: String?, on descriptor: Int32) {
-        guard let validator else {
+        var bytes = validator.map { Array($0.utf8) } ?? []
+        // 8 KiB: header values the server controls are bounded well below that elsewhere. Better
+        // no resumption than one without its validator.
+        if bytes.count > 8_192 { bytes = [] }
+        if !setAttribute(descriptor, bytes) {
             _ = removeAttribute(descriptor)
-            return
         }
-        let bytes = Array(validator.utf8)
-        // 8 KiB: header values the server controls are bounded well below that elsewhere.
-        guard bytes.count <= 8_192, setAttribute(descriptor, bytes) else {
-            // Not kept: better no resumption than one without its validator.
-            _ = removeAttribute(descriptor)
-            return
-        }
+    }
+
+    /// Whether the file at `url` carries the attribute, with a validator or empty: a file a
+    /// download of the package's wrote. `false` when there is no such file, or the file system
+    /// keeps no extended attributes.
+    static func isMarked(_ url: URL) -> Bool {
+        ExtendedAttributes.get(url.path, attributeName, nil, 0) >= 0
     }
 
     /// The validator kept on the file at `url`; `nil` when there is none.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import NetworkLayer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -37,4 +38,31 @@ struct ResumeValidatorTests {
         #expect(try validator(["Last-Modified": modified]) == nil)
         #expect(try validator(["Last-Modified": modified, "Date": "yesterday"]) == nil)
     }
+
+    /// The attribute marks a partial file as the package's, with a validator or without one; a
+    /// partial file the download wrote but could not mark (a file system without extended
+    /// attributes) is removed when the download fails, since nothing could resume from it.
+    @Test func aPartialFileIsTheDownloadsOnlyWhenMarked() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let destination = DownloadDestination(folder.appendingPathComponent("kept.bin"), resumable: true)
+        let partial = destination.partialFileURL
+
+        let fresh = try DownloadWork(destination: destination)
+        #expect(fresh.keepsPartial && fresh.workFile == partial, "nothing there yet: the partial file is used")
+        let handle = try PrivateFile.openForWriting(partial, truncating: true)
+        ResumeValidator.record(nil, on: handle.fileDescriptor)
+        try handle.close()
+        #expect(ResumeValidator.isMarked(partial) && ResumeValidator.read(from: partial) == nil)
+        fresh.cleanUp()
+        #expect(FileManager.default.fileExists(atPath: partial.path), "a marked partial file is kept")
+        #expect(try DownloadWork(destination: destination).keepsPartial, "and used again")
+
+        try FileManager.default.removeItem(at: partial)
+        let unmarked = try DownloadWork(destination: destination)
+        #expect(FileManager.default.createFile(atPath: partial.path, contents: Data("part".utf8)))
+        unmarked.cleanUp()
+        #expect(!FileManager.default.fileExists(atPath: partial.path), "an unmarked one it wrote goes")
+    }
 }
+

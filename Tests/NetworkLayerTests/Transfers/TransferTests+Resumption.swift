@@ -92,4 +92,32 @@ extension TransferTests {
         #expect(try sha256(ofFile: destination.url) == (try await fixtureDigest(bytes: Self.changingSize, seed: "\(key):v2")))
         #expect((try await changingLog(key)).allSatisfy { $0["range"] is NSNull || $0["range"] == nil })
     }
+
+    /// A file of the user's that happens to sit at `<destination>.partial` is neither resumed from
+    /// nor removed, whether the download fails or succeeds (found from outside: it was deleted).
+    @Test(arguments: TestTransport.all)
+    func aFileOfTheUsersAtThePartialPathIsLeftAlone(_ transport: TestTransport) async throws {
+        let router = transport.router()
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let key = "users-\(transport)-\(UUID().uuidString)"
+        let destination = DownloadDestination(folder.appendingPathComponent("notes.bin"), resumable: true)
+        let own = Data("the user's own notes, which are not a download".utf8)
+        try own.write(to: destination.partialFileURL)
+
+        do {
+            _ = try await router.request(changing(key, task: .download(destination)))
+            Issue.record("the cut download succeeded")
+        } catch {}
+        #expect(try Data(contentsOf: destination.partialFileURL) == own, "a failed download leaves it")
+
+        var whole = TestEndpoint.fixture("bytes/5000?seed=users", timeout: 60)
+        whole.task = .download(destination)
+        let response = try await router.request(whole)
+        #expect(response.statusCode == 200)
+        #expect(response.request.value(forHTTPHeaderField: "Range") == nil, "nothing is resumed from it")
+        #expect(try sha256(ofFile: destination.url) == (try await fixtureDigest(bytes: 5000, seed: "users")))
+        #expect(try Data(contentsOf: destination.partialFileURL) == own, "a successful download leaves it")
+        #expect((try await changingLog(key)).allSatisfy { $0["range"] is NSNull || $0["range"] == nil })
+    }
 }

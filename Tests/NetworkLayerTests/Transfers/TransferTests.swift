@@ -147,6 +147,12 @@ struct TransferTests {
         let complete = folder.appendingPathComponent("reference.bin")
         _ = try await downloadBytes(1000, seed: "416", to: complete, over: transport)
         try FileManager.default.copyItem(at: complete, to: destination.partialFileURL)
+        // A copy loses the extended attribute that makes a partial file the download's own, with
+        // the validator its resumption asks the server with (`If-Range`): put it back.
+        let validator = try #require(ResumeValidator.read(from: complete))
+        let partial = try PrivateFile.openForWriting(destination.partialFileURL, truncating: false)
+        ResumeValidator.record(validator, on: partial.fileDescriptor)
+        try partial.close()
 
         let response = try await router.request(endpoint("bytes/1000?seed=416", task: .download(destination)))
         #expect(response.statusCode == 200)
