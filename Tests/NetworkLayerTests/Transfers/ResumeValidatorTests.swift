@@ -65,4 +65,3 @@ struct ResumeValidatorTests {
         #expect(!FileManager.default.fileExists(atPath: partial.path), "an unmarked one it wrote goes")
     }
 }
-
