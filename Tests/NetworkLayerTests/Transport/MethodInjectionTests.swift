@@ -69,4 +69,19 @@ struct MethodInjectionTests {
         #expect(try await transport.send(request).1.statusCode == 200)
         #expect(try await transport.upload(request, body: .data(Data()), progress: { _, _ in }).1.statusCode == 200)
     }
+
+    /// A header name with a bare CR, on a request sent through a transport directly, failed with
+    /// `URLError(.unknown)` ("The transfer failed.", libcurl's error 43), which named nothing
+    /// (helper-13, 2026-11-25). The head check names it.
+    @Test(arguments: TestTransport.allCases)
+    func aHeaderNameWithABareCRIsRefusedByName(_ kind: TestTransport) async throws {
+        let url = try #require(TestServers.fixture?.appendingPathComponent("echo"))
+        var request = URLRequest(url: url)
+        request.setValue("1", forHTTPHeaderField: "X-Name\rX-Evil")
+        let transport = kind.make()
+        await #expect(throws: RequestBuildingError.invalidHeaderName("X-Name\\rX-Evil")) { _ = try await transport.send(request) }
+        await #expect(throws: RequestBuildingError.invalidHeaderName("X-Name\\rX-Evil")) {
+            _ = try await transport.execute(request, body: nil, progress: { _, _ in })
+        }
+    }
 }
