@@ -46,8 +46,18 @@ struct Chain: Sendable {
         entry = next
     }
 
-    /// Runs `exchange` through every stage.
+    /// Runs `exchange` through every stage, its multipart form encoded first: off the caller's
+    /// thread (this runs on it until the first suspension), and before any plugin hears of a
+    /// request whose form cannot be read.
     func run(_ exchange: Exchange) async -> Result<Response, NetworkError> {
+        var exchange = exchange
+        if case .form(let form) = exchange.payload {
+            do {
+                exchange.payload = .upload(try await form.encoded())
+            } catch {
+                return .failure(TransportStage.failure(error, redaction: exchange.context.redaction))
+            }
+        }
         do {
             return .success(try await entry(exchange))
         } catch {

@@ -226,7 +226,7 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         do throws(RequestBuildingError) {
             try built.request.setValidatedHeaders(headers)
         } catch {
-            // The payload exists already: a large multipart form's file is written.
+            // Nothing is written yet; the payload hears that the request is over all the same.
             built.payload.cleanUp()
             return failed(.invalidRequest(error))
         }

@@ -4,14 +4,15 @@ import FoundationNetworking
 #endif
 
 /// What travels with a request besides its head, for the length of one request: a body kept
-/// outside the `URLRequest` (an upload, a multipart form made ready to upload) or a download's
-/// working file. Owns the clean-up, so that no temporary file outlives its request, whatever
-/// the outcome.
+/// outside the `URLRequest` (an upload, a multipart form) or a download's working file. Owns the
+/// clean-up, so that no temporary file outlives its request, whatever the outcome.
 enum Payload: Sendable {
     /// The body is in the `URLRequest` (or there is none).
     case inRequest
-    /// An upload; the file is ours to remove afterwards when the URL is given.
-    case upload(UploadBody, temporaryFile: URL?)
+    /// An upload of the caller's data or file.
+    case upload(UploadBody)
+    /// A multipart form, encoded when the request is first sent (``Chain/run(_:)``).
+    case form(FormBody)
     /// A download into a working file, moved into place on success.
     case download(DownloadWork)
 
@@ -20,28 +21,9 @@ enum Payload: Sendable {
         case .inRequest:
             self = .inRequest
         case .upload(let body):
-            self = .upload(body, temporaryFile: nil)
+            self = .upload(body)
         case .multipart(let form):
-            // Large forms go through a file (0600, in the process's 0700 working folder) so
-            // that memory stays flat. Written whole before anything is sent: a form that cannot
-            // be written fails here, and leaves no file.
-            if form.contentLength > MultipartFormData.streamingThreshold {
-                let file: URL
-                do {
-                    file = try WorkingFolder.newFile(prefix: "networklayer-multipart")
-                } catch {
-                    throw MultipartFormDataError.unwritableFile(FileManager.default.temporaryDirectory.path)
-                }
-                do {
-                    try form.writeBody(to: file)
-                } catch {
-                    try? FileManager.default.removeItem(at: file)
-                    throw error
-                }
-                self = .upload(.file(file), temporaryFile: file)
-            } else {
-                self = .upload(.data(try form.encode()), temporaryFile: nil)
-            }
+            self = .form(FormBody(form))
         case .download(let destination):
             // Refused before anything is sent: the whole body would otherwise be downloaded for
             // nothing. The placement checks again, atomically, in case a file appears meanwhile.
@@ -55,12 +37,21 @@ enum Payload: Sendable {
         }
     }
 
+    /// Whether the body is sent as an upload: the caller's data or file, or a form.
+    var isUpload: Bool {
+        switch self {
+        case .upload, .form: return true
+        case .inRequest, .download: return false
+        }
+    }
+
     /// The bytes of the request body sent with `request`, for ``RequestMetrics``.
     func bodyBytes(of request: URLRequest) -> Int64 {
         switch self {
         case .inRequest, .download: return Int64(request.httpBody?.count ?? 0)
-        case .upload(.data(let data), _): return Int64(data.count)
-        case .upload(.file(let url), _): return Self.size(of: url)
+        case .upload(.data(let data)): return Int64(data.count)
+        case .upload(.file(let url)): return Self.size(of: url)
+        case .form(let form): return form.length
         }
     }
 
@@ -69,10 +60,12 @@ enum Payload: Sendable {
         switch self {
         case .inRequest:
             return Int64(response.data.count)
-        case .upload(.data(let data), _):
+        case .upload(.data(let data)):
             return Int64(data.count)
-        case .upload(.file(let url), _):
+        case .upload(.file(let url)):
             return Self.size(of: url)
+        case .form(let form):
+            return form.length
         case .download:
             return response.fileURL.map(Self.size(of:)) ?? Int64(response.data.count)
         }
@@ -81,10 +74,10 @@ enum Payload: Sendable {
     /// Removes what must not outlive the request.
     func cleanUp() {
         switch self {
-        case .inRequest, .upload(_, nil):
+        case .inRequest, .upload:
             break
-        case .upload(_, let temporaryFile?):
-            try? FileManager.default.removeItem(at: temporaryFile)
+        case .form(let form):
+            form.close()
         case .download(let work):
             work.cleanUp()
         }

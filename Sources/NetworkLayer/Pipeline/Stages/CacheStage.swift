@@ -23,7 +23,7 @@ struct CacheStage: RequestStage {
     func send(_ exchange: Exchange, next: @escaping Next) async throws(NetworkError) -> Response {
         switch exchange.payload {
         case .download: return try await next(exchange)
-        case .inRequest, .upload: break
+        case .inRequest, .upload, .form: break
         }
         guard exchange.streamedBody == nil else { return try await next(exchange) }
         let redaction = exchange.context.redaction

@@ -41,7 +41,7 @@ struct RedirectStage: RequestStage {
         var next = exchange
         next.redirectCount += 1
         next.request = redirection.request
-        if !redirection.keepsBody, case .upload = next.payload { next.payload = .inRequest }
+        if !redirection.keepsBody, next.payload.isUpload { next.payload = .inRequest }
         return next
     }
 

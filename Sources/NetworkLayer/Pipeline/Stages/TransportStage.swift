@@ -17,6 +17,12 @@ enum TransportStage {
         let metrics = exchange.metrics
         let report: TransferProgressHandler = { completed, total in progress?.report(completed: completed, total: total) }
         metrics.didSend(bodyBytes: exchange.payload.bodyBytes(of: request))
+        func upload(_ body: UploadBody) async throws -> (Data, HTTPURLResponse) {
+            if let callbackTransport = exchange.callbackTransport {
+                return try await callbackTransport.upload(request, body: body, progress: report)
+            }
+            return try await transport.upload(request, body: body, progress: report)
+        }
         do {
             let (data, head): (Data, ResponseHead)
             switch exchange.payload {
@@ -33,14 +39,13 @@ enum TransportStage {
                     let (body, response) = try await transport.send(request)
                     (data, head) = (body, .made(response))
                 }
-            case .upload(let body, _):
-                let (body, response) =
-                    if let callbackTransport = exchange.callbackTransport {
-                        try await callbackTransport.upload(request, body: body, progress: report)
-                    } else {
-                        try await transport.upload(request, body: body, progress: report)
-                    }
-                (data, head) = (body, .made(response))
+            case .upload(let body):
+                let (received, response) = try await upload(body)
+                (data, head) = (received, .made(response))
+            case .form(let form):
+                // Encoded already (``Chain/run(_:)``): this is the body kept then.
+                let (received, response) = try await upload(try await form.encoded())
+                (data, head) = (received, .made(response))
             case .download(let work):
                 // The first progress event is the first byte of the body.
                 let before = Payload.size(of: work.workFile)
