@@ -23,7 +23,7 @@ public enum DownloadError: Error, Sendable, Equatable {
     /// A download to a folder (``DownloadDestination/directory(_:options:)``) got a response
     /// that names no file: no `Content-Disposition` file name and no last path component of its
     /// URL survived the destination's rules (say `filename=".."` from `https://example.com/`).
-    /// The value is that URL, without its query.
+    /// The value is that URL, its query and fragment shown as `?…` and its user info removed.
     case noFileName(String)
     /// The body could not be written to the download's working file (the first value): the
     /// disk is full, a file-size limit was reached, or another write error, named by the second

@@ -31,12 +31,12 @@ enum DownloadFileName {
     static func destination(in folder: URL, for response: Response) throws(DownloadError) -> URL {
         let url = response.httpResponse.url ?? response.request.url
         guard let name = name(contentDisposition: response.header("Content-Disposition"), url: url) else {
-            throw .noFileName(Self.describe(url))
+            throw .noFileName(url.map { ErrorText.url($0.absoluteString) } ?? "-")
         }
         let destination = folder.appendingPathComponent(name, isDirectory: false)
         // The rules above leave no separator and no dot-dot; this says so once more, cheaply.
         guard destination.deletingLastPathComponent().standardizedFileURL.path == folder.standardizedFileURL.path else {
-            throw .noFileName(Self.describe(url))
+            throw .noFileName(url.map { ErrorText.url($0.absoluteString) } ?? "-")
         }
         return destination
     }
@@ -87,15 +87,5 @@ enum DownloadFileName {
             kept.append(character)
         }
         return kept + suffix
-    }
-
-    /// The URL without query or credentials, for the error: the name was looked for in its path.
-    private static func describe(_ url: URL?) -> String {
-        guard let url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "-" }
-        components.user = nil
-        components.password = nil
-        components.query = nil
-        components.fragment = nil
-        return components.string ?? "-"
     }
 }

@@ -115,7 +115,7 @@ struct DownloadFileNameTests {
         let response = try Response(
             statusCode: 200, headers: ["Content-Disposition": #"attachment; filename="..""#],
             url: URL(string: "https://user:pw@example.invalid/?token=secret"))
-        #expect(throws: DownloadError.noFileName("https://example.invalid/")) {
+        #expect(throws: DownloadError.noFileName("https://example.invalid/?…")) {
             try DownloadFileName.destination(in: URL(fileURLWithPath: "/tmp"), for: response)
         }
     }
