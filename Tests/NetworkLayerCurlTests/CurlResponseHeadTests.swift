@@ -51,6 +51,15 @@ struct CurlResponseHeadTests {
         #expect(head.setCookieValues == ["a=1; Expires=Wed, 21 Oct 2099 07:28:00 GMT", "b=2"])
     }
 
+    /// libcurl hands a line that starts with "HTTP/" but has a colon on as a header: it is not
+    /// a new head, whose status would replace the real one and drop the fields before it.
+    @Test func aHeaderLineThatLooksLikeAStatusLineIsAField() throws {
+        let head = try #require(response(["HTTP/1.1 401 Unauthorized", "WWW-Authenticate: Bearer", "HTTP/1.1 200 OK: x", "X-After: 2", ""]))
+        #expect(head.statusCode == 401)
+        #expect(head.value(forHTTPHeaderField: "WWW-Authenticate") == "Bearer")
+        #expect(head.value(forHTTPHeaderField: "X-After") == "2")
+    }
+
     @Test func valuesAreTrimmedOfSpacesAndTabs() throws {
         let head = try #require(response(["HTTP/1.1 200 OK", "X-Padded: \t value \t", ""]))
         #expect(head.value(forHTTPHeaderField: "X-Padded") == "value")

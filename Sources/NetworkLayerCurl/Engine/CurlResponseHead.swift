@@ -55,7 +55,12 @@ struct CurlResponseHead {
         while let last = line.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") {
             line = line.dropLast()
         }
-        if line.starts(with: "HTTP/".utf8) {
+        // Only a head's first line is its status line: at the start and after an interim head
+        // (`status` is nil then). libcurl hands any later line on as a header, even one that
+        // starts with "HTTP/" (with a colon further on; without one it fails the transfer), and
+        // taking that for a new head made a 401 with a line "HTTP/1.1 200 OK: x" come back 200
+        // without its earlier fields.
+        if status == nil, line.starts(with: "HTTP/".utf8) {
             // A new head starts (the final one after interim ones): forget the previous head.
             // "HTTP/1.1 200 OK": the version, a space (more than one, as libcurl accepts),
             // three digits, then a space or the end.
