@@ -100,6 +100,30 @@ static inline CURLcode nlcurl_easy_set_quick_exit(CURL *handle) {
 #endif
 }
 
+/// CURLOPT_PREREQFUNCTION's callback: libcurl calls it once a transfer has a connection, new or
+/// reused, right before it sends the request.
+typedef int (*nlcurl_prereq_callback)(void *data, char *primary_ip, char *local_ip, int primary_port, int local_port);
+
+/// Sets CURLOPT_PREREQDATA and CURLOPT_PREREQFUNCTION (libcurl 7.80 and later). With older
+/// headers it does nothing and says so (CURLE_UNKNOWN_OPTION), as an older libcurl does.
+static inline CURLcode nlcurl_easy_set_prereq(CURL *handle, void *data, nlcurl_prereq_callback callback) {
+#if LIBCURL_VERSION_NUM >= 0x075000
+    CURLcode code = curl_easy_setopt(handle, CURLOPT_PREREQDATA, data);
+    if (code != CURLE_OK) {
+        return code;
+    }
+    return curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, callback);
+#else
+    (void)handle;
+    (void)data;
+    (void)callback;
+    return CURLE_UNKNOWN_OPTION;
+#endif
+}
+
+/// What a pre-request callback returns to let the request go (CURL_PREREQFUNC_OK).
+static const int nlcurl_prereqfunc_ok = 0;
+
 /// What a write callback returns to pause receiving (CURL_WRITEFUNC_PAUSE).
 static const size_t nlcurl_writefunc_pause = CURL_WRITEFUNC_PAUSE;
 /// What a read callback returns to fail the transfer (CURL_READFUNC_ABORT).

@@ -46,6 +46,18 @@ struct CurlTimeoutTests {
         #expect(seconds(since: start) < TestTiming.bound(1))
     }
 
+    /// A request queued behind `maximumConnectionsPerHost` has no idle timeout until it has a
+    /// connection: counted from its start, the second drip timed out at 1.6 s while the first
+    /// still moved a byte a second.
+    @Test func aRequestWaitingForAConnectionIsNotIdle() async throws {
+        let transport = CurlTransport(configuration: .init(maximumConnectionsPerHost: 1))
+        async let first = transport.send(fixtureRequest("/drip?bytes=3", timeout: 1.6))
+        try await Task.sleep(nanoseconds: 50_000_000)
+        async let second = transport.send(fixtureRequest("/drip?bytes=3", timeout: 1.6))
+        let (a, b) = try await (first, second)
+        #expect(a.0.count == 3 && b.0.count == 3)
+    }
+
     @Test func withoutATotalTimeoutADripLongerThanAnyIdleTimeoutCompletes() async throws {
         let transport = CurlTransport()
         let (data, _) = try await transport.send(fixtureRequest("/drip?bytes=2", timeout: 1.5))

@@ -37,6 +37,12 @@ final class CurlEasyTransfer: @unchecked Sendable {
     let idleTimeout: UInt64?
     /// Whether body delivery is paused (back-pressure); the idle timeout does not run meanwhile.
     var isReceivePaused = false
+    /// Whether libcurl has given the transfer a connection (its pre-request callback ran). Until
+    /// then it may wait behind `maximumConnectionsPerHost`, and its idle timeout does not run:
+    /// queued requests timed out while the one ahead of them was still moving bytes. The set-up
+    /// of its own connection is bounded by CURLOPT_CONNECTTIMEOUT_MS, which libcurl counts from
+    /// when the transfer leaves its queue. Set from the start where libcurl lacks the callback.
+    private(set) var hasConnection = false
     private var reportedSent: Int64 = -1
 
     /// Takes `easy`, a new or reset easy handle that no multi handle holds, and sets every option.
@@ -217,6 +223,11 @@ final class CurlEasyTransfer: @unchecked Sendable {
             // The idle timeout itself is the engine's; this bounds the connection's set-up by it.
             set(CURLOPT_CONNECTTIMEOUT_MS, Int(min(idle, 1_000_000) * 1000))
         }
+        let prereq = nlcurl_easy_set_prereq(easy, userdata) { userdata, _, _, _, _ in
+            if let userdata { CurlEasyTransfer.from(userdata).connectionDidOpen() }
+            return nlcurl_prereqfunc_ok
+        }
+        if prereq != CURLE_OK { hasConnection = true }
         if let total = settings.totalTimeoutMilliseconds { set(CURLOPT_TIMEOUT_MS, total) }
         if let file = settings.certificateAuthorityFile { set(CURLOPT_CAINFO, file) }
         if let pem = settings.certificateAuthorityPEM {
@@ -304,6 +315,11 @@ final class CurlEasyTransfer: @unchecked Sendable {
         if abortReason == nil {
             abortReason = CurlFailure.error(code, message, url: request.redactedURL)
         }
+    }
+
+    private func connectionDidOpen() {
+        hasConnection = true
+        touch()
     }
 
     private func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
@@ -403,13 +419,13 @@ final class CurlEasyTransfer: @unchecked Sendable {
 
     /// Whether the transfer has been silent for longer than its idle timeout at `now`.
     func isIdle(at now: UInt64) -> Bool {
-        guard let idleTimeout, !isReceivePaused else { return false }
+        guard let idleTimeout, hasConnection, !isReceivePaused else { return false }
         return now > lastActivity && now - lastActivity >= idleTimeout
     }
 
     /// When the idle timeout would fire, in `DispatchTime` nanoseconds.
     var idleDeadline: UInt64? {
-        guard let idleTimeout, !isReceivePaused else { return nil }
+        guard let idleTimeout, hasConnection, !isReceivePaused else { return nil }
         return lastActivity.addingReportingOverflow(idleTimeout).partialValue
     }
 

@@ -36,7 +36,10 @@ extension CurlTransport {
         public var pinnedPublicKeys: [String]
 
         /// The most connections open to one host at a time; `nil` (the default) for no limit.
-        /// Requests beyond it wait for a connection.
+        /// Requests beyond it wait for a connection. A request's idle `timeoutInterval` starts
+        /// once it has its connection, not while it waits (a queued request used to time out
+        /// while the one ahead of it was still receiving); its router's deadline, and
+        /// ``timeout`` from the moment it leaves the queue, still bound the wait.
         public var maximumConnectionsPerHost: Int?
 
         /// The largest response body held in memory, in bytes:
