@@ -155,7 +155,7 @@ final class CurlEasyTransfer: @unchecked Sendable {
         // thread, and every other transfer, until the lookup returns (4.65 s for one that took
         // 5 s, measured 2026-11-26). Not checked: an older libcurl lacks it and waits as before.
         _ = nlcurl_easy_set_quick_exit(easy)
-        set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
+        set(CURLOPT_HTTP_VERSION, request.mayPauseForLong ? CURL_HTTP_VERSION_1_1 : CURL_HTTP_VERSION_2TLS)
         // While the first connection to an https origin is still negotiating, libcurl does not
         // know whether it will multiplex, and without this opens a connection per transfer: 16
         // requests in flight opened 7 to 16 HTTP/2 connections where one serves them all. Against

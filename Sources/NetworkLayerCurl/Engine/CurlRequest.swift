@@ -22,6 +22,11 @@ struct CurlRequest: Sendable {
     let idleTimeout: TimeInterval?
     /// Where the `Set-Cookie` fields of the response heads are stored; `nil` to ignore them.
     let cookieStorage: HTTPCookieStorage?
+    /// Whether the transfer may pause for long (a streamed body the reader has not caught up
+    /// with): it then gets a connection of its own, over HTTP/1.1, where a pause stops libcurl
+    /// reading the socket. On a multiplexed HTTP/2 connection libcurl 7.88 goes on reading for
+    /// the other streams and keeps the paused stream's data, up to its 32 MiB window per stream.
+    var mayPauseForLong = false
 
     /// - Parameters:
     ///   - request: The request; its `httpBody` is the body unless `body` is given.
