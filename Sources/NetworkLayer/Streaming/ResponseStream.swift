@@ -178,26 +178,41 @@ final class StreamState: Sendable {
 
     // MARK: The reader's side
 
+    /// The head, once it has arrived. Cancelling the waiting task cancels the request, as
+    /// cancelling a task that reads the body does: the handle's outcome, `.cancelled`, then ends
+    /// the wait. Without this, a task waiting on a server that never answered waited until the
+    /// idle timeout (and then threw `.timedOut`), or for ever without one (found from outside,
+    /// 2026-11-26).
     func head() async throws(NetworkError) -> (response: Response, body: BodyStream) {
-        let result = await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> Result<(response: Response, body: BodyStream), NetworkError>? in
-                if let head = state.head { return head }
-                state.headWaiters.append(continuation)
-                return nil
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> Result<(response: Response, body: BodyStream), NetworkError>? in
+                    if let head = state.head { return head }
+                    state.headWaiters.append(continuation)
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
             }
-            if let ready { continuation.resume(returning: ready) }
+        } onCancel: { [handle] in
+            handle.cancel()
         }
         return try result.get()
     }
 
+    /// The request's outcome, once it has ended; cancelling the waiting task cancels the
+    /// request, as in ``head()``.
     func outcome() async -> Result<Response, NetworkError> {
-        await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> Result<Response, NetworkError>? in
-                if let outcome = state.outcome { return outcome }
-                state.outcomeWaiters.append(continuation)
-                return nil
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> Result<Response, NetworkError>? in
+                    if let outcome = state.outcome { return outcome }
+                    state.outcomeWaiters.append(continuation)
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
             }
-            if let ready { continuation.resume(returning: ready) }
+        } onCancel: { [handle] in
+            handle.cancel()
         }
     }
 

@@ -47,6 +47,40 @@ struct StreamTimingTests {
         #expect(seconds >= 0.45 && seconds < TestTiming.bound(1.5), "took \(seconds) s")
     }
 
+    /// A task waiting for a stream's head, from a server that never answers, is cancelled as a
+    /// reader of its body is: the wait ended only at the idle timeout, with `.timedOut`, and
+    /// without one only by `router.cancel()` (found from outside, 2026-11-26). Both ways in: the
+    /// stream's `response()` and an event stream.
+    @Test(arguments: TestTransport.all, [false, true])
+    func cancellingATaskThatWaitsForTheHeadStopsTheStream(_ transport: TestTransport, events: Bool) async throws {
+        let router = RouterStreamTests.router(transport)
+        let silent = TestEndpoint(baseURL: try #require(TestServers.fixture), path: "hang")
+        let options = StreamOptions(idleTimeout: 8)
+        let waiting = Task { () -> (any Error)? in
+            do {
+                if events {
+                    for try await _ in router.events(silent, options: options) {}
+                } else {
+                    _ = try await router.stream(silent, options: options).response()
+                }
+                return nil
+            } catch {
+                return error
+            }
+        }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let cancelled = Date()
+        waiting.cancel()
+        let error = await waiting.value
+        let took = Date().timeIntervalSince(cancelled)
+        guard case .cancelled? = error as? NetworkError else {
+            Issue.record("expected cancelled, got \(String(describing: error))")
+            return
+        }
+        #expect(took < TestTiming.bound(0.5), "took \(took) s")
+        #expect(await eventually(within: 2) { router.inFlightCount == 0 })
+    }
+
     enum Stop: String, CaseIterable, Sendable {
         case handle, router, task, breakingTheLoop
     }
