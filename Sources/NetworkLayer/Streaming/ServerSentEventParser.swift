@@ -11,7 +11,9 @@ import Foundation
 ///   ignored unless `includesComments` is set. Unknown fields are ignored. Field names are
 ///   case-sensitive.
 /// - `data` lines are joined with LF. `event` sets the type (`"message"` when absent). `id` sets
-///   the last event ID, unless its value contains NUL. `retry` sets the reconnection time in
+///   the last event ID, unless its value contains NUL, or (beyond WHATWG) another control
+///   character: the ID goes back in a reconnection's `Last-Event-ID` header, which cannot carry
+///   one, and such an ID ended the stream for good. `retry` sets the reconnection time in
 ///   milliseconds when its value is only ASCII digits (a value too large for `Int` counts as
 ///   `Int.max`); otherwise it is ignored.
 /// - An empty line dispatches the event. An event without data is not dispatched, but its `id`
@@ -158,8 +160,9 @@ public struct ServerSentEventParser: Sendable {
         case 5 where Self.field(field, is: "event"):
             typeBuffer = String(decoding: value, as: UTF8.self)
         case 2 where Self.field(field, is: "id"):
-            if !value.contains(0) {
-                idBuffer = String(decoding: value, as: UTF8.self)
+            let id = String(decoding: value, as: UTF8.self)
+            if HeaderValidation.isValidValue(id) {
+                idBuffer = id
             }
         case 5 where Self.field(field, is: "retry"):
             if let milliseconds = Self.digits(value) {

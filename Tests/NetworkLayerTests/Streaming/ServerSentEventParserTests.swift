@@ -95,6 +95,34 @@ struct ServerSentEventParserTests {
         #expect(events.map(\.id) == ["1", "1"])
     }
 
+    /// An ID goes back in a reconnection's `Last-Event-ID` header, which cannot carry a control
+    /// character: such an ID ended the stream for good, as a request the router refused (found
+    /// from outside, 2026-11-26). It is ignored, as one with NUL is.
+    @Test(arguments: ["\u{1}", "\u{B}", "\u{7F}"])
+    func anIDWithAControlCharacterIsIgnored(control: String) throws {
+        let events = try parseEvents("id: 1\ndata: a\n\nid: 2\(control)3\ndata: b\n\n")
+        #expect(events.map(\.id) == ["1", "1"])
+    }
+
+    /// Through the router, on a stream that reconnects after each event: it goes on, and sends
+    /// back the last ID a header can carry.
+    @Test func aStreamGoesOnAfterAnIDWithAControlCharacter() async throws {
+        let sentIDs = Locked<[String?]>([])
+        let transport = StubTransport { request in
+            sentIDs.withLock { $0.append(request.value(forHTTPHeaderField: "Last-Event-ID")) }
+            return StubResponse(headers: ["Content-Type": "text/event-stream"], data: Data("id: a\u{1}b\ndata: x\n\n".utf8))
+        }
+        let router = Router<TestEndpoint>(transport: transport, callbackQueue: DispatchQueue(label: "tests"))
+        var received = 0
+        for try await event in router.events(.offline(), reconnection: ReconnectionPolicy(delay: 0.01, minimumDelay: 0.01)) {
+            #expect(event.data == "x")
+            received += 1
+            if received == 3 { break }
+        }
+        #expect(received == 3)
+        #expect(sentIDs.withLock { $0 }.prefix(3) == [nil, nil, nil])
+    }
+
     @Test func anEmptyIDResetsTheLastEventID() throws {
         let (events, parser) = try parseEvents([Data("id: 1\ndata: a\n\nid\ndata: b\n\n".utf8)])
         #expect(events.map(\.id) == ["1", ""])
