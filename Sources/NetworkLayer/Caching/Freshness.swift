@@ -12,9 +12,15 @@ struct Freshness: Equatable, Sendable {
     /// When the response was received (`response_time`).
     var responseTime: Date
 
-    /// `current_age` of §4.2.3 at `now`.
+    /// `current_age` of §4.2.3 at `now`; infinite when `now` is more than a second before the
+    /// response was received. The clock was then set back (or a disk entry's time is forged),
+    /// and how long the response has been stored cannot be known: counted as none, a
+    /// `max-age=60` stored a year ahead was served for that whole year (found from outside,
+    /// 2026-11-26). An infinite age sends the request on, or revalidates it.
     func age(at now: Date) -> TimeInterval {
-        initialAge + max(0, now.timeIntervalSince(responseTime))
+        let resident = now.timeIntervalSince(responseTime)
+        guard resident > -1 else { return .infinity }
+        return initialAge + max(0, resident)
     }
 
     /// Statuses that may be given heuristic freshness (RFC 9110 §15.1).

@@ -36,16 +36,17 @@ import FoundationNetworking
 /// - **Freshness** from `Cache-Control: max-age`, else `Expires` − `Date`, else 10 % of the time
 ///   since `Last-Modified` (see ``HeuristicFreshness``); age from `Age`, `Date` and the request
 ///   and response times (RFC 9111 §4.2.3). `s-maxage` and `proxy-revalidate` are for shared
-///   caches and ignored.
+///   caches and ignored. A response received more than a second after the clock now reads (the
+///   clock was set back) is stale: how long it has been stored cannot be known.
 /// - **Validation.** A stale response, or one marked `no-cache`, is validated with
 ///   `If-None-Match` (from `ETag`) and `If-Modified-Since` (from `Last-Modified`); a `304` updates
 ///   the stored headers and serves the stored body; any other answer replaces it.
 /// - **What is stored.** `GET` and `HEAD` responses with a final status, unless `no-store` is in
 ///   the request or the response, or `Vary: *`; `Set-Cookie` and hop-by-hop headers are dropped.
 ///   A request with its own `If-…` or `Range` header passes through untouched.
-/// - **Keys.** Method, normalised URL, the request headers the response's `Vary` names, and a
-///   SHA-256 fingerprint of every credential that reaches the wire: the request's credential
-///   headers (``Redaction/isCredentialHeader(_:)`` of the lookup's redaction), the headers the
+/// - **Keys.** Method, normalised URL, the request headers the response's `Vary` names (at
+///   most 16 variants a URL, the oldest stored going first), and a SHA-256 fingerprint of every
+///   credential that reaches the wire: the request's credential headers (``Redaction/isCredentialHeader(_:)`` of the lookup's redaction), the headers the
 ///   transport adds itself (a session's cookies, ``HTTPTransport/headersAdded(to:)``) and a
 ///   URL's `user:password@`. Authenticated responses are never served across credentials; a
 ///   router whose transport cannot say what it adds neither answers from the cache nor stores.

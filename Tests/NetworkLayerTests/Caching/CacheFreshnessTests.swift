@@ -17,6 +17,25 @@ struct CacheFreshnessTests {
         return exchange(cache, makeRequest(), origin: origin)
     }
 
+    /// A clock set back after a response was stored: how long it has been stored cannot be
+    /// known, so it is not fresh. It counted as stored for no time at all, and a `max-age=60`
+    /// stored a year ahead was served for the whole year (found from outside, 2026-11-26).
+    @Test(arguments: [1.5, 86_400, 364 * 86_400] as [TimeInterval])
+    func aResponseStoredAheadOfTheClockIsNotFresh(secondsBack: TimeInterval) throws {
+        let cache = try memoryCache(clock)
+        let origin = countingOrigin(["Cache-Control": "max-age=60"])
+        exchange(cache, makeRequest(), origin: origin)
+        clock.advance(by: -secondsBack)
+        let second = exchange(cache, makeRequest(), origin: origin)
+        #expect(second.outcome == .network)
+        #expect(second.body == "response 2")
+    }
+
+    /// Within a second, a clock's small steps back do not count.
+    @Test func aClockThatStepsBackLessThanASecondKeepsItFresh() throws {
+        #expect(try secondRequest(after: -0.5, headers: ["Cache-Control": "max-age=60"]).outcome == .hit)
+    }
+
     @Test func maxAgeIsServedFromTheCacheUntilItEnds() throws {
         let second = try secondRequest(after: 59, headers: ["Cache-Control": "max-age=60", "Date": httpDate(now)])
         #expect(second.outcome == .hit)
