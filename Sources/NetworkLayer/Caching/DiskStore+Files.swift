@@ -58,12 +58,24 @@ extension DiskStore {
 
     /// The whole file, when it is at most `limit` bytes and can be read to its end.
     static func readFile(_ path: String, limit: Int) -> Data? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+        guard let (descriptor, size) = openEntry(path) else { return nil }
         defer { close(descriptor) }
+        guard size <= limit else { return nil }
+        return read(descriptor, count: size, at: 0).map { Data($0) }
+    }
+
+    /// `path` opened for reading, with its size, when it is a regular file; `nil` otherwise. A
+    /// FIFO named like an entry blocked `open(2)`, and with it `HTTPCache.init`, until some
+    /// writer came (found from outside, 2026-11-26): the open does not wait, and follows no link.
+    static func openEntry(_ path: String) -> (descriptor: Int32, size: Int)? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
+        guard descriptor >= 0 else { return nil }
         var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_size >= 0, Int(info.st_size) <= limit else { return nil }
-        return read(descriptor, count: Int(info.st_size), at: 0).map { Data($0) }
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= 0 else {
+            close(descriptor)
+            return nil
+        }
+        return (descriptor, Int(info.st_size))
     }
 
     /// Exactly `count` bytes from `offset`, or `nil` when the file ends first or a read fails.

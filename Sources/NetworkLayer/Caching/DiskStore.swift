@@ -99,14 +99,11 @@ final class DiskStore: Sendable {
     /// The key, file size and arrival time in a file's metadata, read without its body; `nil`
     /// when the header or metadata are not valid or the file's length is not the declared one.
     private func readMetadata(_ name: String) -> (key: EntryKey, size: Int, responseTime: Date)? {
-        let descriptor = open(filePath(name), O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+        guard let (descriptor, size) = Self.openEntry(filePath(name)) else { return nil }
         defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0,
-            let header = Self.read(descriptor, count: DiskEntryFormat.headerSize, at: 0),
+        guard let header = Self.read(descriptor, count: DiskEntryFormat.headerSize, at: 0),
             let lengths = DiskEntryFormat.lengths(ofHeader: header),
-            lengths.file == Int(info.st_size), lengths.file <= maximumFileSize,
+            lengths.file == size, lengths.file <= maximumFileSize,
             let metadata = Self.read(descriptor, count: lengths.metadata, at: DiskEntryFormat.headerSize),
             let decoded = DiskEntryFormat.decodeMetadata(metadata),
             Self.entryID(fromFileName: name) == decoded.key.id
@@ -118,9 +115,7 @@ final class DiskStore: Sendable {
     /// read and verified; a file that fails verification is removed and the lookup is a miss.
     func lookup(_ request: RequestKey) -> StoredResponse? {
         let candidate: CacheIndex<FileInfo>.Record? = state.withLock { state in
-            let found = state.index.variants(of: request.primary)
-                .filter { $0.key.varyValues == request.varyValues(for: $0.key.varyNames) }
-                .max { $0.payload.responseTime < $1.payload.responseTime }
+            let found = state.index.matches(of: request).max { $0.payload.responseTime < $1.payload.responseTime }
             if let found { state.index.use(found.key.id) }
             return found
         }
@@ -190,9 +185,7 @@ final class DiskStore: Sendable {
     }
 
     private static func matches(of request: RequestKey, in index: CacheIndex<FileInfo>) -> [SHA256Digest] {
-        index.variants(of: request.primary)
-            .filter { $0.key.varyValues == request.varyValues(for: $0.key.varyNames) }
-            .map(\.key.id)
+        index.matches(of: request).map(\.key.id)
     }
 
     func remove(_ ids: [SHA256Digest]) {

@@ -15,9 +15,7 @@ final class MemoryStore: Sendable {
     /// (RFC 9111 §4.1), marked as used.
     func lookup(_ request: RequestKey) -> StoredResponse? {
         index.withLock { index in
-            let found = index.variants(of: request.primary)
-                .filter { $0.key.varyValues == request.varyValues(for: $0.key.varyNames) }
-                .max { $0.payload.responseTime < $1.payload.responseTime }
+            let found = index.matches(of: request).max { $0.payload.responseTime < $1.payload.responseTime }
             if let found { index.use(found.key.id) }
             return found?.payload
         }
@@ -42,9 +40,7 @@ final class MemoryStore: Sendable {
     }
 
     private static func matches(of request: RequestKey, in index: CacheIndex<StoredResponse>) -> [SHA256Digest] {
-        index.variants(of: request.primary)
-            .filter { $0.key.varyValues == request.varyValues(for: $0.key.varyNames) }
-            .map(\.key.id)
+        index.matches(of: request).map(\.key.id)
     }
 
     func remove(_ id: SHA256Digest) {

@@ -43,6 +43,27 @@ final class CacheDiskStoreTests {
         !exchange(cache, makeRequest(url), policy: .returnCacheDataDontLoad, origin: origin).notCached
     }
 
+    /// A FIFO named like an entry blocked `open(2)`, and so `HTTPCache.init`, until a writer
+    /// came (found from outside, 2026-11-26). It is not an entry: the cache opens without it.
+    @Test func aFIFONamedLikeAnEntryDoesNotBlockOpeningTheCache() async throws {
+        let fifo = folder.appendingPathComponent(String(repeating: "ab", count: 32) + "." + DiskStore.fileExtension)
+        try #require(mkfifo(fifo.path, 0o600) == 0)
+        let opened = Locked(false)
+        let folder = self.folder
+        let clock = self.clock
+        Thread {
+            _ = try? HTTPCache(configuration: .init(memoryCapacity: 0, directory: folder, clock: clock.read))
+            opened.withLock { $0 = true }
+        }.start()
+        let done = await eventually(within: 5) { opened.withLock { $0 } }
+        if !done {
+            // Lets the blocked open(2) return, so the thread ends with the test.
+            let writer = open(fifo.path, O_WRONLY | O_NONBLOCK)
+            if writer >= 0 { close(writer) }
+        }
+        #expect(done, "HTTPCache.init still waits on the FIFO after 5 s")
+    }
+
     @Test func aStoredResponseSurvivesANewCacheOnTheSameFolder() throws {
         exchange(try diskCache(), makeRequest(), origin: origin)
         clock.advance(by: 30)
