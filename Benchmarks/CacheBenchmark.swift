@@ -119,3 +119,45 @@ func runRouterCacheBenchmark(server: URL) async throws {
     row("  hit throughput / loopback throughput", "\(comparison.ratio)")
     row("  CPU per request: loopback / hit", format(comparison.aCPUMicroseconds, 0) + " / " + format(comparison.bCPUMicroseconds, 0) + " µs")
 }
+
+/// A `Vary` on a header that differs per request (a request ID): each answer is a variant of
+/// the same URL. Lookup and store of a new one after 2,000 earlier ones (B) against after 16 (A),
+/// each block on a fresh cache, in A B B A order: near 1 when a URL's variants are bounded.
+func runCacheVariantBenchmark() throws {
+    print("\n## HTTPCache: Vary on a per-request header, lookup + store after 2,000 earlier variants / after 16")
+    let url = URL(string: "https://api.example.com/3/movie/popular")!
+    func send(_ id: Int, to cache: HTTPCache) throws {
+        var request = URLRequest(url: url)
+        request.setValue("request-\(id)", forHTTPHeaderField: "X-Request-ID")
+        guard case .send(let sent, let pending) = cache.lookup(request),
+            let http = HTTPURLResponse(
+                url: url, statusCode: 200, httpVersion: "HTTP/1.1",
+                headerFields: ["Cache-Control": "max-age=600", "Vary": "X-Request-ID"])
+        else { throw BenchmarkError.unexpected("a new request ID was answered from the cache") }
+        _ = cache.complete(pending, with: Response(request: sent, httpResponse: http, data: Data("x".utf8)))
+    }
+    func block(earlier: Int) throws -> Double {
+        let cache = try HTTPCache(configuration: .init(memoryCapacity: 64 << 20))
+        for id in 0..<earlier { try send(id, to: cache) }
+        let timed = 200
+        let start = DispatchTime.now().uptimeNanoseconds
+        for id in earlier..<(earlier + timed) { try send(id, to: cache) }
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3 / Double(timed)
+    }
+    var few: [Double] = []
+    var many: [Double] = []
+    for _ in 0..<5 {
+        for isFew in [true, false, false, true] {
+            if isFew { few.append(try block(earlier: 16)) } else { many.append(try block(earlier: 2_000)) }
+        }
+    }
+    var ratios: [Double] = []
+    for round in 0..<5 {
+        let manyPair: Double = many[2 * round] + many[2 * round + 1]
+        let fewPair: Double = few[2 * round] + few[2 * round + 1]
+        ratios.append(manyPair / fewPair)
+    }
+    row("after 16 variants", "\(Spread(values: few)) µs per request")
+    row("after 2,000 variants", "\(Spread(values: many)) µs per request")
+    row("  2,000 / 16 (median, range)", "\(Spread(values: ratios))")
+}

@@ -2,7 +2,7 @@ import Foundation
 
 // Release-mode benchmarks that print ratios against baselines measured in the same run.
 // Run them with Scripts/bench, which starts the fixture server and sets NETWORKLAYER_FIXTURE_URL.
-// `Benchmarks NAME` runs one group only (cache, cache-hit, stub, main-actor, form, streaming, router, curl,
+// `Benchmarks NAME` runs one group only (cache, cache-hit, cache-variants, stub, main-actor, form, streaming, router, curl,
 // transfers, stream-memory, soak SENDER [REQUESTS], load curl|urlsession|stub|cache-hit [REQUESTS]), so that Scripts/bench can
 // repeat it in fresh processes (peak RSS depends on what ran before in the same process).
 // `Benchmarks trace-path [plain|stub|cache-hit]` sends one request for Scripts/trace-path, which
@@ -16,6 +16,9 @@ if only == nil {
 }
 if runs("cache") {
     try runCacheBenchmarks()
+}
+if runs("cache") || runs("cache-variants") {
+    try runCacheVariantBenchmark()
 }
 if runs("stub") {
     try await runOverheadBenchmark()
