@@ -178,38 +178,38 @@ final class StreamState: Sendable {
 
     // MARK: The reader's side
 
-    /// The head, once it has arrived. Cancelling the waiting task cancels the request, as
-    /// cancelling a task that reads the body does: the handle's outcome, `.cancelled`, then ends
-    /// the wait. Without this, a task waiting on a server that never answered waited until the
-    /// idle timeout (and then threw `.timedOut`), or for ever without one (found from outside,
-    /// 2026-11-26).
+    /// The head, once it has arrived.
     func head() async throws(NetworkError) -> (response: Response, body: BodyStream) {
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let ready = state.withLock { state -> Result<(response: Response, body: BodyStream), NetworkError>? in
-                    if let head = state.head { return head }
-                    state.headWaiters.append(continuation)
-                    return nil
-                }
-                if let ready { continuation.resume(returning: ready) }
-            }
-        } onCancel: { [handle] in
-            handle.cancel()
-        }
-        return try result.get()
+        try await wait { state, continuation in
+            if let head = state.head { return head }
+            state.headWaiters.append(continuation)
+            return nil
+        }.get()
     }
 
-    /// The request's outcome, once it has ended; cancelling the waiting task cancels the
-    /// request, as in ``head()``.
+    /// The request's outcome, once it has ended.
     func outcome() async -> Result<Response, NetworkError> {
+        await wait { state, continuation in
+            if let outcome = state.outcome { return outcome }
+            state.outcomeWaiters.append(continuation)
+            return nil
+        }
+    }
+
+    /// What `readyOrWaiting` finds in the state, or, when it keeps the continuation instead, what
+    /// the request's side later resumes it with. Cancelling the waiting task cancels the
+    /// request, as cancelling a task that reads the body does, and the handle's outcome,
+    /// `.cancelled`, ends the wait. Without this, a task waiting for the head from a server that
+    /// never answered waited until the idle timeout (and then threw `.timedOut`), or for ever
+    /// without one (found from outside, 2026-11-26).
+    private func wait<Value: Sendable>(
+        _ readyOrWaiting: @escaping @Sendable (inout State, CheckedContinuation<Value, Never>) -> Value?
+    ) async -> Value {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let ready = state.withLock { state -> Result<Response, NetworkError>? in
-                    if let outcome = state.outcome { return outcome }
-                    state.outcomeWaiters.append(continuation)
-                    return nil
+                if let ready = state.withLock({ readyOrWaiting(&$0, continuation) }) {
+                    continuation.resume(returning: ready)
                 }
-                if let ready { continuation.resume(returning: ready) }
             }
         } onCancel: { [handle] in
             handle.cancel()
