@@ -39,7 +39,8 @@ struct RefreshCancellationTests {
         let router = Router<TestEndpoint>(transport: ProtectedTransport(), callbackQueue: DispatchQueue(label: "tests"), plugins: [plugin])
 
         let request = Task { try await router.request(.offline("me")) }
-        #expect(await eventually { refreshStarted.withLock { $0 } }, "the refresh never started: the test ran nothing")
+        // 30 s: the parallel phase held this task for over 5 s on 2 cores (2026-11-26).
+        #expect(await eventually(within: 30) { refreshStarted.withLock { $0 } }, "the refresh never started: the test ran nothing")
         let askedBeforeCancel = asked.withLock { $0 }
         request.cancel()
         await #expect(throws: NetworkError.self) { try await request.value }

@@ -26,7 +26,9 @@ struct RouterStreamTests {
 
     @Test(arguments: TestTransport.all)
     func theHeadArrivesBeforeTheBodyEnds(_ transport: TestTransport) async throws {
-        let stream = Self.router(transport).stream(Self.endpoint("sse/stall"), options: StreamOptions(idleTimeout: 5))
+        // The stream stalls after its first event; the idle timeout only ends a test that would
+        // otherwise hang, and under the parallel phase 5 s was not enough (2026-11-26).
+        let stream = Self.router(transport).stream(Self.endpoint("sse/stall"), options: StreamOptions(idleTimeout: 30))
         let head = try await stream.response()
         #expect(head.statusCode == 200)
         #expect(head.header("Content-Type")?.hasPrefix("text/event-stream") == true)
