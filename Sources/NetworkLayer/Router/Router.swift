@@ -192,10 +192,11 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     }
 
     /// The first steps of every request, a stream's too: `route` built (with `headers` added)
-    /// into an exchange, and the handle that delivers its outcome once. Nothing is sent yet. The
-    /// caller puts the handle in ``inFlight`` once it is ready to hear the outcome (from then
-    /// on ``cancel()`` reaches it), and finishes it with the error when the request could not
-    /// be built.
+    /// into an exchange, and the handle that delivers its outcome once: the payload's files
+    /// removed, the request taken out of ``inFlight``, the metrics attached, the plugins told,
+    /// then `deliver`. Nothing is sent yet. The caller puts the handle in ``inFlight`` once it is
+    /// ready to hear the outcome (from then on ``cancel()`` reaches it), and finishes it with the
+    /// error when the request could not be built.
     ///
     /// - Parameter timeout: The deadline retries must fit in: the endpoint's unless given.
     func open(
@@ -204,37 +205,51 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     ) -> (handle: RequestHandle, metrics: MetricsRecorder, exchange: Result<Exchange, NetworkError>) {
         let id = inFlight.nextID()
         let metrics = MetricsRecorder()
-        // Written out rather than through Result's closures: this is every request's path, and
-        // the copies of the built request they made cost a stubbed request about 0.3 µs
-        // (Benchmarks main-actor, 2026-11-25).
-        func failed(_ error: NetworkError) -> (handle: RequestHandle, metrics: MetricsRecorder, exchange: Result<Exchange, NetworkError>) {
-            let context = RequestContext(id: id, target: target(of: route), startedAt: metrics.startedAt, attempt: 0, redaction: redaction)
-            let handle = makeHandle(context, metrics: metrics, payload: .inRequest, progress: progress, deliver: deliver)
-            return (handle, metrics, .failure(error))
-        }
-        var built: BuiltRequest
+        let building: Result<BuiltRequest, NetworkError>
         do throws(NetworkError) {
+            var built: BuiltRequest
             if let map = mapping.map {
                 let mapped = map(route)
                 built = try build(mapped, stubbing: route, addingURLParameters: mapped.additionalURLParameters, timeout: timeout)
             } else {
                 built = try build(route, stubbing: route, timeout: timeout)
             }
+            do throws(RequestBuildingError) {
+                try built.request.setValidatedHeaders(headers)
+            } catch {
+                throw .invalidRequest(error)
+            }
+            building = .success(built)
         } catch {
-            return failed(error)
+            building = .failure(error)
         }
-        do throws(RequestBuildingError) {
-            try built.request.setValidatedHeaders(headers)
-        } catch {
-            // Nothing is written yet; the payload hears that the request is over all the same.
-            built.payload.cleanUp()
-            return failed(.invalidRequest(error))
-        }
+        let built = try? building.get()
         let context = RequestContext(
             id: id, target: target(of: route), startedAt: metrics.startedAt, attempt: 0, redaction: redaction,
-            requestURL: built.request.url)
-        let handle = makeHandle(context, metrics: metrics, payload: built.payload, progress: progress, deliver: deliver)
-        return (handle, metrics, .success(Exchange(built, context: context, handle: handle, progress: progress, metrics: metrics)))
+            requestURL: built?.request.url)
+        // A request refused for its added headers still has a payload whose files it removes.
+        let payload = built?.payload ?? .inRequest
+        let handle = RequestHandle(id: id, scheduler: scheduler) { [plugins, inFlight] result, attempts in
+            // Measured before the clean-up removes a form's file, which it measures.
+            let transferred = progress != nil ? (try? result.get()).map { payload.transferredBytes(of: $0) } : nil
+            // A cancelled or timed-out transfer's files are removed before anyone hears of it.
+            payload.cleanUp()
+            inFlight.remove(id)
+            if let transferred { progress?.finish(total: transferred) }
+            var context = context
+            context.attempt = attempts
+            let delivery = Response.Delivery(metrics: metrics.finish(), redaction: context.redaction)
+            context.delivery = delivery
+            let result = result.attaching(delivery)
+            for plugin in plugins { plugin.didReceive(result, context: context) }
+            deliver(plugins.reduce(result) { $1.process($0, context: context) })
+        }
+        switch building {
+        case .success(let built):
+            return (handle, metrics, .success(Exchange(built, context: context, handle: handle, progress: progress, metrics: metrics)))
+        case .failure(let error):
+            return (handle, metrics, .failure(error))
+        }
     }
 
     /// The first step: `endpoint` (`route` itself, or its ``mapping``) as a request with its
@@ -277,31 +292,5 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         case .delayed(let seconds): stub = StubTransport(sample(), delay: seconds)
         }
         return (stub, stub)
-    }
-
-    /// The handle of the request `context` describes, which delivers its outcome once: the
-    /// payload's files removed, the request taken out of ``inFlight``, the metrics attached, the
-    /// plugins told, then `deliver`. The caller puts it in ``inFlight`` when it is ready to be
-    /// cancelled.
-    func makeHandle(
-        _ context: RequestContext, metrics: MetricsRecorder, payload: Payload, progress: ProgressReporter?,
-        deliver: @escaping @Sendable (Result<Response, NetworkError>) -> Void
-    ) -> RequestHandle {
-        let id = context.id
-        return RequestHandle(id: id, scheduler: scheduler) { [plugins, inFlight] result, attempts in
-            // Measured before the clean-up removes a form's file, which it measures.
-            let transferred = progress != nil ? (try? result.get()).map { payload.transferredBytes(of: $0) } : nil
-            // A cancelled or timed-out transfer's files are removed before anyone hears of it.
-            payload.cleanUp()
-            inFlight.remove(id)
-            if let transferred { progress?.finish(total: transferred) }
-            var context = context
-            context.attempt = attempts
-            let delivery = Response.Delivery(metrics: metrics.finish(), redaction: context.redaction)
-            context.delivery = delivery
-            let result = result.attaching(delivery)
-            for plugin in plugins { plugin.didReceive(result, context: context) }
-            deliver(plugins.reduce(result) { $1.process($0, context: context) })
-        }
     }
 }
