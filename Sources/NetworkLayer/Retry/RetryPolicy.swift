@@ -39,7 +39,10 @@ public struct RetryPolicy: Sendable {
 
     /// A failed attempt, as a custom rule sees it.
     public struct FailedAttempt: Sendable {
-        /// The request that failed.
+        /// The request that a retry sends again: the endpoint's, as the router built it. Its
+        /// method decides ``retryableMethods``, whatever a redirect changed on the way (a `POST`
+        /// answered with `303` and then `503` is not retried); ``response`` holds the request the
+        /// server last answered.
         public let request: URLRequest
         /// Why it failed.
         public let error: NetworkError

@@ -63,6 +63,18 @@ struct RetryTests {
         #expect(try await attemptTimes(key).count == 1)
     }
 
+    /// Found from outside (2026-11-26): the policy judged the method of the redirected request
+    /// (a 303 turns a POST into a GET), while a retry sends the POST again: one call made three.
+    @Test(arguments: TestTransport.all)
+    func aPostRedirectedToAFailureIsNotRetried(_ transport: TestTransport) async throws {
+        let key = key()
+        let router = transport.router(retryPolicy: RetryPolicy(backoffScale: 0.05))
+        await #expect(throws: NetworkError.self) {
+            try await router.request(.fixture("redirect-to?status=303&url=/sequence/\(key)%3Fstatuses%3D503", .post))
+        }
+        #expect(try await attemptTimes(key).count == 1, "the POST was sent again")
+    }
+
     @Test(arguments: TestTransport.all)
     func retryAfterSecondsIsHonoured(_ transport: TestTransport) async throws {
         let key = key()

@@ -12,9 +12,9 @@ struct RetryStage: RequestStage {
                 return try await next(exchange)
             } catch {
                 guard !Task.isCancelled else { throw .cancelled }
-                // The request as the server got it (prepared by the plugins) when it answered.
-                let failed = RetryPolicy.FailedAttempt(
-                    request: error.response?.request ?? exchange.request, error: error, retryCount: retryCount)
+                // The request a retry sends again, not the one the server last answered: after a
+                // 303 that one is a GET, and the policy allowed sending the POST again.
+                let failed = RetryPolicy.FailedAttempt(request: exchange.request, error: error, retryCount: retryCount)
                 guard let delay = policy.delay(for: failed), Seconds.uptime(after: delay) < exchange.deadline else {
                     throw error
                 }
