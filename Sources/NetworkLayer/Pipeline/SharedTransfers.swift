@@ -11,17 +11,25 @@ import FoundationNetworking
 /// cancelled while others still wait. It is cancelled only when the last caller leaves, and a
 /// request that comes after it finished starts a new one.
 final class SharedTransfers: Sendable {
-    /// What makes two requests identical: method, URL and every header, names compared
-    /// case-insensitively (credentials included, so callers with different ones never share).
+    /// What makes two requests identical: method, URL, idle timeout, and every header on the
+    /// wire, names compared case-insensitively: the request's own and those its transport adds
+    /// (a cookie from its storage), so that callers with different credentials never share.
     struct Key: Hashable, Sendable {
         let method: String
         let url: String
         let headers: [String]
+        /// The transfer runs with the first caller's request: a caller that allows a longer
+        /// silence must not be failed by a shorter one's idle timeout.
+        let timeout: TimeInterval
 
-        init(_ request: URLRequest) {
+        /// - Parameter added: What the transport adds on the wire
+        ///   (``HTTPTransport/headersAdded(to:)``).
+        init(_ request: URLRequest, added: HTTPHeaders) {
             method = request.httpMethod ?? "GET"
             url = request.url?.absoluteString ?? ""
-            headers = (request.allHTTPHeaderFields ?? [:]).map { "\($0.key.lowercased()):\($0.value)" }.sorted()
+            let own = (request.allHTTPHeaderFields ?? [:]).map { "\($0.key.lowercased()):\($0.value)" }
+            headers = (own + added.map { "+\($0.key.lowercased()):\($0.value)" }).sorted()
+            timeout = request.timeoutInterval
         }
     }
 

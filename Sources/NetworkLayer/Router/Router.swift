@@ -71,8 +71,11 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     /// Whether identical `GET` and `HEAD` requests in flight at the same time share one transfer
     /// (Moya's `trackInflights`); `false` unless given. Each caller still gets its own
     /// completion, deadline and cancellation: cancelling one leaves the transfer to the others,
-    /// and only the last one to leave stops it. Requests are identical when their method, URL
-    /// and headers (after the plugins' ``PluginType/prepare(_:context:)``) are.
+    /// and only the last one to leave stops it. Requests are identical when their method, URL,
+    /// timeout and headers (after the plugins' ``PluginType/prepare(_:context:)``, and with
+    /// those the transport adds, such as its cookies) are. Stubbed requests, and those sent
+    /// through a transport whose ``HTTPTransport/headersAdded(to:)`` is `nil` (it cannot say
+    /// which credentials it adds), are never shared.
     public let deduplicatesRequests: Bool
 
     let chain: Chain

@@ -29,6 +29,9 @@ struct DeduplicationTests {
             }
         }
 
+        // What a wrapping transport must say for its requests to be shared at all.
+        func headersAdded(to request: URLRequest) -> HTTPHeaders? { inner.headersAdded(to: request) }
+
         var started: Int { lock.withLock { counts.started } }
         var cancelled: Int { lock.withLock { counts.cancelled } }
     }
@@ -126,16 +129,17 @@ struct DeduplicationTests {
     @Test(arguments: TestTransport.all)
     func eachCallerKeepsItsOwnDeadline(_ transport: TestTransport) async throws {
         let key = UUID().uuidString
-        let patient = TestEndpoint.fixture("cache/no-store/\(key)?delay_ms=600")
+        // Deadlines of 1 s and 0.1 s give the same idle timeout (2 s), so the two may share.
+        let patient = TestEndpoint.fixture("cache/no-store/\(key)?delay_ms=500", timeout: 1)
         var hurried = patient
-        hurried.timeout = 0.2
+        hurried.timeout = 0.1
         let results = await sendAll(router(transport.make()), [patient, hurried])
         #expect((try? results[0].get())?.statusCode == 200)
         guard case .failure(.timedOut(let after)) = results[1] else {
             Issue.record("expected the hurried caller to time out, got \(results[1])")
             return
         }
-        #expect(after == 0.2)
+        #expect(after == 0.1)
         #expect(try await hits(key, via: transport) == 1)
     }
 
@@ -152,6 +156,64 @@ struct DeduplicationTests {
         let results = await sendAll(router(transport.make()), [alice, bob, post, post])
         #expect(results.allSatisfy { (try? $0.get())?.statusCode == 200 })
         #expect(try await hits(key, via: transport) == 4)
+    }
+
+    /// Found from outside (2026-11-26): the key held the request's own headers only, so a
+    /// request sent after the user changed (a cookie of the transport's storage) was answered
+    /// with the response made for the previous user's cookie.
+    @Test(arguments: TestTransport.all)
+    func aRequestWithAnotherCookieOfTheTransportsIsNotShared(_ transport: TestTransport) async throws {
+        let (made, cookies) = try #require(transport.makeWithCookies())
+        let origin = try #require(TestServers.fixture)
+        func logIn(_ user: String) throws {
+            cookies.setCookie(
+                try #require(HTTPCookie(properties: [.name: "session", .value: user, .domain: origin.host ?? "", .path: "/", .originURL: origin])))
+        }
+        let key = UUID().uuidString
+        let router = router(made)
+        try logIn("alice")
+        let endpoint = TestEndpoint.fixture("cache/no-store/\(key)?delay_ms=800")
+        let alice = Task { try await router.request(endpoint) }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        try logIn("bob")
+        let bob = try await router.request(endpoint)
+        #expect(bob.statusCode == 200)
+        #expect(try await alice.value.statusCode == 200)
+        #expect(try await hits(key, via: transport) == 2, "bob was given the response made for alice's cookie")
+    }
+
+    /// Found from outside (2026-11-26): the shared transfer runs with its first caller's request,
+    /// so a caller that allows a long silence joined one with a short idle timeout and failed.
+    @Test(arguments: TestTransport.all)
+    func callersWithAnotherIdleTimeoutAreNotShared(_ transport: TestTransport) async throws {
+        let key = UUID().uuidString
+        // An idle timeout of 2 s (the deadline rounded up, plus 1) on a server silent for 3 s.
+        let hurried = TestEndpoint.fixture("cache/no-store/\(key)?delay_ms=3000", timeout: 0.2)
+        var patient = hurried
+        patient.timeout = 30
+        let results = await sendAll(router(transport.make()), [hurried, patient])
+        guard case .failure(.timedOut) = results[0] else {
+            Issue.record("expected the hurried caller to time out, got \(results[0])")
+            return
+        }
+        #expect((try? results[1].get())?.statusCode == 200, "\(results[1])")
+        #expect(try await hits(key, via: transport) == 2)
+    }
+
+    /// Found from outside (2026-11-26): a stubbed endpoint and a real one of the same URL shared
+    /// a transfer, and the real one was answered with the stub's sample.
+    @Test func aStubbedAndARealRequestAreNotShared() async throws {
+        let key = UUID().uuidString
+        let real = TestEndpoint.fixture("cache/no-store/\(key)?delay_ms=300")
+        var stubbed = real
+        stubbed.acceptableStatusCodes = Set(200..<300).union([299_999])
+        let router = Router<TestEndpoint>(
+            transport: TestTransport.urlSession.make(), callbackQueue: DispatchQueue(label: "tests"),
+            stubBehavior: { $0.acceptableStatusCodes.contains(299_999) ? .delayed(seconds: 0.5) : .never },
+            deduplicatesRequests: true)
+        let results = await sendAll(router, [stubbed, real])
+        #expect(results.allSatisfy { (try? $0.get())?.statusCode == 200 })
+        #expect(try await hits(key, via: .urlSession) == 1, "the real request was answered by the stub")
     }
 
     @Test(arguments: TestTransport.all)
