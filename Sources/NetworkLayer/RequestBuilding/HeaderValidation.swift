@@ -45,7 +45,9 @@ extension URLRequest {
     /// them would add lines of the sender's choosing (RFC 9110 §9.1: a method is a token). A
     /// `HEAD` with a body that is not empty (in the request, or `body` kept outside it) is
     /// refused too: libcurl sends it as a `POST` with the method overridden and then waits,
-    /// until the idle timeout, for a response body that a `HEAD` never gets.
+    /// until the idle timeout, for a response body that a `HEAD` never gets. So is a
+    /// `Content-Length` or `Transfer-Encoding` header (``RequestBuildingError/framingHeader(_:)``):
+    /// the body's framing is the transport's to write.
     package func validateHead(body: UploadBody? = nil) throws(RequestBuildingError) {
         if let method = httpMethod {
             guard HeaderValidation.isValidName(method) else { throw .invalidMethod(HeaderValidation.printable(method)) }
@@ -63,6 +65,10 @@ extension URLRequest {
         for (name, value) in allHTTPHeaderFields ?? [:] {
             guard HeaderValidation.isValidName(name) else { throw .invalidHeaderName(HeaderValidation.printable(name)) }
             guard HeaderValidation.isValidValue(value) else { throw .invalidHeaderValue(name: name) }
+            // FoundationNetworking sends a caller's Content-Length as it is, whatever the body.
+            if HeaderName.same(name, "Content-Length") || HeaderName.same(name, "Transfer-Encoding") {
+                throw .framingHeader(name)
+            }
         }
     }
 

@@ -40,6 +40,13 @@ public enum RequestBuildingError: Error, Sendable, Equatable {
     /// regular file on this machine.
     case unreadableUploadFile(String)
 
+    /// A `Content-Length` or `Transfer-Encoding` header set by the endpoint, a plugin or the
+    /// caller of a transport. The transport writes the body's framing from the body itself; a
+    /// value that disagrees with it makes the server read the rest of the body as another
+    /// request (request smuggling), whose response the next request on that connection gets.
+    /// The associated value is the header's name, as it was written.
+    case framingHeader(String)
+
     /// The URL, query included, is longer than `limit` bytes (1 MiB): no server accepts it.
     /// Large data belongs in a body (``HTTPTask/requestParameters(bodyParameters:bodyEncoding:urlParameters:)``).
     case urlTooLong(length: Int, limit: Int)
@@ -74,6 +81,8 @@ extension RequestBuildingError {
                 + " use .urlForm, or URLParameterEncoder(destination: .httpBody), for a form."
         case .invalidTimeout(let timeout):
             return "The timeout \(timeout) is not a positive number of seconds."
+        case .framingHeader(let name):
+            return "The header \"\(name)\" is written by the transport from the body; remove it from the request."
         }
     }
 }
