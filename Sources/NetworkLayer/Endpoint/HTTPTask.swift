@@ -57,7 +57,9 @@ public enum HTTPTask: Sendable {
     case uploadData(Data, contentType: String? = nil, urlParameters: Parameters? = nil)
 
     /// A `multipart/form-data` body; above ``MultipartFormData/streamingThreshold`` it is
-    /// streamed from a temporary file that is removed afterwards.
+    /// streamed from a temporary file that is removed afterwards. Its `Content-Type` is always
+    /// the form's ``MultipartFormData/contentType``, which names the boundary the parts are
+    /// framed with: one the endpoint's headers give is replaced.
     case uploadMultipart(MultipartFormData, urlParameters: Parameters? = nil)
 
     /// The response body written to a file (see ``DownloadDestination``), with download progress;

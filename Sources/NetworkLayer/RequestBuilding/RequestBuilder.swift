@@ -93,7 +93,10 @@ public enum RequestBuilder {
             try request.setContentTypeIfAbsent(contentType ?? Self.unknownBodyType)
             body = .upload(.data(data))
         case .uploadMultipart(let form, _):
-            try request.setContentTypeIfAbsent(form.contentType)
+            // Always the form's: a type of the endpoint's (a global `application/json`, or a
+            // multipart type without this form's boundary) would leave no server able to find
+            // the parts. Alamofire replaces it the same way.
+            try request.setCheckedHeader(form.contentType, for: "Content-Type")
             body = .multipart(form)
         case .download(let destination, _):
             body = .download(destination)

@@ -238,4 +238,21 @@ struct RequestBuilderTests {
         let endpoint = TestEndpoint(baseURL: URL(fileURLWithPath: "/tmp"), path: "x")
         #expect(buildError(endpoint) == .invalidURL("file:///tmp/"))
     }
+
+    /// Found from outside (2026-11-26): an endpoint's own `Content-Type` (a global
+    /// `application/json`, or `multipart/form-data` without a boundary or with another) was kept
+    /// on a multipart body, whose parts then no server could find.
+    @Test(arguments: ["application/json", "multipart/form-data", "multipart/form-data; boundary=other"])
+    func aMultipartBodyAlwaysNamesItsOwnBoundary(_ endpointType: String) throws {
+        var form = MultipartFormData()
+        form.append("v", name: "a")
+        var endpoint = TestEndpoint(baseURL: try #require(URL(string: "https://example.com")), path: "upload")
+        endpoint.httpMethod = .post
+        endpoint.task = .uploadMultipart(form)
+        endpoint.headers = ["content-type": endpointType, "Accept": "application/json"]
+        let request = try RequestBuilder.makeRequest(for: endpoint)
+        let types = (request.allHTTPHeaderFields ?? [:]).filter { $0.key.lowercased() == "content-type" }
+        #expect(Array(types.values) == [form.contentType])
+        #expect(request.value(forHTTPHeaderField: "Accept") == "application/json")
+    }
 }
