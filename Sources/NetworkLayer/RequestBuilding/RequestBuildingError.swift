@@ -7,7 +7,9 @@ public enum RequestBuildingError: Error, Sendable, Equatable {
     /// query and fragment, which may hold a secret.
     case invalidURL(String)
 
-    /// The path cannot be used as it is, e.g. it carries a `#` fragment, which is never sent.
+    /// The path cannot be used as it is: it carries a `#` fragment, which is never sent, or a
+    /// `.` or `..` segment, which would leave the base URL's path (use ``PathSegment`` for values
+    /// that may be dots).
     /// The path is shown without its query and fragment, which may hold a secret.
     case invalidPath(String, reason: String)
 

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Rules: only `http` and `https`, sent in lower case; one slash between base and path whatever either side has; a query in the path is
 /// kept, after the base URL's own query; characters that cannot appear in a path or query are
-/// percent-encoded, and `%XX` escapes already there are kept; a `#` in the path is an error.
+/// percent-encoded, and `%XX` escapes already there are kept; a `#` in the path, and a `.` or
+/// `..` segment, are errors.
 enum URLJoining {
     /// `base` joined with `path`, with `query` (already percent-encoded, without `?`) appended
     /// after any query of the base and of the path.
@@ -18,6 +19,11 @@ enum URLJoining {
         if path.utf8.contains(UInt8(ascii: "#")) {
             throw .invalidPath(ErrorText.url(path), reason: "a \"#\" fragment is never sent to the server")
         }
+        if hasDotSegment(path.utf8) {
+            throw .invalidPath(
+                ErrorText.url(path),
+                reason: "a \".\" or \"..\" segment would leave the base URL's path, and the transports resolve it differently")
+        }
         // Read in place, not copied into an array first.
         var pathText = path
         let joined = pathText.withUTF8 { path in baseText.withUTF8 { base in join(base, path[...], extraQuery: extraQuery) } }
@@ -28,6 +34,27 @@ enum URLJoining {
             throw .invalidURL(ErrorText.url(base.absoluteString + (joined == nil ? "" : "/" + path)))
         }
         return url
+    }
+
+    /// Whether the path part of `path` (before any `?`) has a segment that is `.` or `..`:
+    /// FoundationNetworking resolves them (`/v1/` and `../admin` reach `/admin`), CurlTransport
+    /// sends them as written, and a server may do either.
+    static func hasDotSegment(_ path: String.UTF8View) -> Bool {
+        var dots = 0
+        var segmentHasOther = false
+        for byte in path {
+            switch byte {
+            case UInt8(ascii: "/"), UInt8(ascii: "?"):
+                if !segmentHasOther, dots == 1 || dots == 2 { return true }
+                if byte == UInt8(ascii: "?") { return false }
+                (dots, segmentHasOther) = (0, false)
+            case UInt8(ascii: "."):
+                dots += 1
+            default:
+                segmentHasOther = true
+            }
+        }
+        return !segmentHasOther && (dots == 1 || dots == 2)
     }
 
     /// The longest URL a request may have, in bytes: 1 MiB. Servers refuse far less (8 KiB by

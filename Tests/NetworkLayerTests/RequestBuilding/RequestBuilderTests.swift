@@ -255,4 +255,23 @@ struct RequestBuilderTests {
         #expect(Array(types.values) == [form.contentType])
         #expect(request.value(forHTTPHeaderField: "Accept") == "application/json")
     }
+
+    /// Found from outside (2026-11-26): `..` in a path climbed out of the base path over
+    /// URLSessionTransport (`/v1/` + `../escaped` reached `/escaped`) while CurlTransport sent
+    /// `/v1/../escaped` as written. A dot segment is refused, on every transport alike.
+    @Test(arguments: ["../escaped", "./../../escaped", "users/../../admin", "a/./b", "a/..", ".", "..?x=1"])
+    func aDotSegmentInThePathIsRefused(_ path: String) throws {
+        let endpoint = TestEndpoint(baseURL: try #require(URL(string: "https://example.com/v1/")), path: path)
+        guard case .invalidPath(_, let reason)? = buildError(endpoint) else {
+            Issue.record("\(path) was built: \(String(describing: try? RequestBuilder.makeRequest(for: endpoint).url))")
+            return
+        }
+        #expect(reason.contains("\"..\""))
+    }
+
+    @Test(arguments: [".well-known/x", "a.b/c", "...", "v1.2/..x", "a/b?next=../c", "%2E%2E"])
+    func pathsWithDotsThatAreNotSegmentsAreKept(_ path: String) throws {
+        let endpoint = TestEndpoint(baseURL: try #require(URL(string: "https://example.com/v1/")), path: path)
+        #expect(throws: Never.self) { try RequestBuilder.makeRequest(for: endpoint) }
+    }
 }
