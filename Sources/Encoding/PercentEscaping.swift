@@ -9,6 +9,17 @@ import Foundation
 package enum PercentEscaping {
     private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
+    /// The value of one hex digit of a `%XX` escape, in either case, or `nil`: the one rule for
+    /// reading escapes back (path checks, `filename*` values).
+    package static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
     @inline(__always)
     static func isLiteral(_ byte: UInt8) -> Bool {
         switch byte {

@@ -1,7 +1,7 @@
 /// A value from user data made safe to stand as exactly one segment of an endpoint's path.
 ///
 /// Everything but the unreserved characters (`A–Z a–z 0–9 - . _ ~`) is percent-encoded, so an
-/// id cannot add segments, a query or a fragment, and `.`/`..` cannot climb the path:
+/// id cannot add a query or a fragment:
 ///
 /// ```swift
 /// var path: String {
@@ -9,10 +9,14 @@
 ///     case .user(let name): return "users/\(PathSegment(name))"
 ///     }
 /// }
-/// // name "../admin"  -> users/..%2Fadmin
 /// // name "a/b?c#d"   -> users/a%2Fb%3Fc%23d
-/// // name ".."        -> users/%2E%2E
+/// // name "../admin"  -> users/..%2Fadmin: refused when the request is built
+/// // name ".."        -> users/%2E%2E: refused when the request is built
 /// ```
+///
+/// No escape keeps dots from climbing the path: servers such as nginx decode `%2E` and `%2F`
+/// before they resolve `..`. So a path with a segment that decodes to `.` or `..` fails with
+/// ``RequestBuildingError/invalidPath(_:reason:)``, and such a value never reaches the server.
 public struct PathSegment: Sendable, Hashable, CustomStringConvertible {
     /// The segment, percent-encoded.
     public let description: String

@@ -36,23 +36,38 @@ enum URLJoining {
         return url
     }
 
-    /// Whether the path part of `path` (before any `?`) has a segment that is `.` or `..`:
-    /// FoundationNetworking resolves them (`/v1/` and `../admin` reach `/admin`), CurlTransport
-    /// sends them as written, and a server may do either.
+    /// Whether the path part of `path` (before any `?`) has a segment that is `.` or `..`, once
+    /// percent-decoded: FoundationNetworking resolves them (`/v1/` and `../admin` reach
+    /// `/admin`), CurlTransport sends them as written, and servers such as nginx decode
+    /// `%2E%2E` and `..%2Fadmin` first and then resolve them (measured 2026-11-26: `/api/users/`
+    /// and `..%2Fadmin` reach `/api/admin`). A decoded `/` or `\` ends a segment too (IIS
+    /// takes a backslash for a slash).
     static func hasDotSegment(_ path: String.UTF8View) -> Bool {
         var dots = 0
         var segmentHasOther = false
-        for byte in path {
+        var index = path.startIndex
+        while index != path.endIndex {
+            var byte = path[index]
+            var next = path.index(after: index)
+            var isEscaped = false
+            if byte == UInt8(ascii: "%"), next != path.endIndex, let high = PercentEscaping.hexValue(path[next]) {
+                let second = path.index(after: next)
+                if second != path.endIndex, let low = PercentEscaping.hexValue(path[second]) {
+                    (byte, next, isEscaped) = (high << 4 | low, path.index(after: second), true)
+                }
+            }
             switch byte {
-            case UInt8(ascii: "/"), UInt8(ascii: "?"):
+            case UInt8(ascii: "/"), UInt8(ascii: "\\"):
                 if !segmentHasOther, dots == 1 || dots == 2 { return true }
-                if byte == UInt8(ascii: "?") { return false }
                 (dots, segmentHasOther) = (0, false)
+            case UInt8(ascii: "?") where !isEscaped:
+                return !segmentHasOther && (dots == 1 || dots == 2)
             case UInt8(ascii: "."):
                 dots += 1
             default:
                 segmentHasOther = true
             }
+            index = next
         }
         return !segmentHasOther && (dots == 1 || dots == 2)
     }

@@ -88,7 +88,9 @@ struct ContentDisposition: Equatable {
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {
             if byte == UInt8(ascii: "%") {
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+                guard let high = iterator.next().flatMap(PercentEscaping.hexValue), let low = iterator.next().flatMap(PercentEscaping.hexValue) else {
+                    return nil
+                }
                 bytes.append(high << 4 | low)
             } else if byte > 0x20 && byte < 0x7F {
                 bytes.append(byte)
@@ -97,14 +99,5 @@ struct ContentDisposition: Equatable {
             }
         }
         return bytes
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 }
