@@ -133,17 +133,13 @@ private enum LegacyParameters {
     }
 
     private static func number(_ number: NSNumber, at path: ParameterKeyPath) throws -> any Sendable {
-        // objCType is "c" for a boolean NSNumber on Linux and Apple platforms alike.
-        switch String(cString: number.objCType) {
-        case "c", "B":
-            return number.boolValue
-        case "d", "f":
-            return try finite(number.doubleValue, number.doubleValue.isFinite, at: path)
-        case "Q", "L", "I", "S", "C":
-            let unsigned = number.uint64Value
-            return Int(exactly: unsigned) ?? unsigned
-        default:
-            return Int(exactly: number.int64Value) ?? number.int64Value
+        // NumberKind is the one rule the encoders use too, so a number converted here is
+        // written as it would have been without the conversion.
+        switch NumberKind(number) {
+        case .bool(let bool): return bool
+        case .floating(let double): return try finite(double, double.isFinite, at: path)
+        case .unsigned(let unsigned): return Int(exactly: unsigned) ?? unsigned
+        case .signed(let signed): return Int(exactly: signed) ?? signed
         }
     }
 

@@ -24,6 +24,14 @@ struct JSONParameterEncoderTests {
         #expect(try json(["b": 1, "a": "x", "c": true, "d": NSNull()] as Parameters) == #"{"a":"x","b":1,"c":true,"d":null}"#)
     }
 
+    /// An Int8 NSNumber reports objCType "c", as a boolean one does; it was written as `true`.
+    @Test func int8NSNumberIsAnIntegerNotABool() throws {
+        let parameters: Parameters = [
+            "a": NSNumber(value: Int8(65)), "b": NSNumber(value: Int8(-3)), "t": NSNumber(value: true), "f": NSNumber(value: false),
+        ]
+        #expect(try json(parameters) == #"{"a":65,"b":-3,"f":false,"t":true}"#)
+    }
+
     @Test func nestedValues() throws {
         let parameters: Parameters = ["user": ["name": "Ann", "tags": ["a", 2, false] as [any Sendable]] as Parameters, "ratio": 1.0]
         #expect(try json(parameters) == #"{"ratio":1.0,"user":{"name":"Ann","tags":["a",2,false]}}"#)

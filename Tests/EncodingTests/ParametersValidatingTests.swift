@@ -42,6 +42,14 @@ struct ParametersValidatingTests {
         #expect((tags.last as? Parameters)?["deep"] as? Int == 1)
     }
 
+    /// An Int8 NSNumber reports objCType "c", as a boolean one does; it became `true`.
+    @Test func int8NSNumberBecomesAnIntNotABool() throws {
+        let parameters = try Parameters(validating: ["a": NSNumber(value: Int8(65)), "b": NSNumber(value: CChar(-3)), "t": NSNumber(value: true)])
+        #expect(parameters["a"] as? Int == 65)
+        #expect(parameters["b"] as? Int == -3)
+        #expect(parameters["t"] as? Bool == true)
+    }
+
     @Test func nullAndNilAreLeftOutOfAQueryAndWrittenAsNullInJSON() throws {
         let parameters = try Parameters(validating: ["null": NSNull(), "nil": Int?.none as Any, "page": 2])
         var request = URLRequest(url: URL(string: "https://example.invalid/list")!)

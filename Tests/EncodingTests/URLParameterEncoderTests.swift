@@ -59,6 +59,15 @@ struct URLParameterEncoderTests {
         #expect(try encoder.query(from: ["flag": NSNumber(value: true), "n": NSNumber(value: 7)]) == "flag=true&n=7")
     }
 
+    /// An Int8 NSNumber reports objCType "c", as a boolean one does; it was written as `1`.
+    @Test func int8NSNumberIsAnIntegerNotABool() throws {
+        let parameters: Parameters = [
+            "a": NSNumber(value: Int8(65)), "b": NSNumber(value: CChar(65)), "c": NSNumber(value: Int8(-3)),
+            "d": NSNumber(value: Int8(127)), "e": NSNumber(value: Int8(0)), "t": NSNumber(value: true), "f": NSNumber(value: false),
+        ]
+        #expect(try encoder.query(from: parameters) == "a=65&b=65&c=-3&d=127&e=0&f=0&t=1")
+    }
+
     @Test func numbersPrintTheSameOnEveryPlatform() throws {
         let parameters: Parameters = [
             "a": 1.0, "b": 0.1, "c": 1e-7, "d": -42, "e": Float(2.5), "f": UInt8(255),
