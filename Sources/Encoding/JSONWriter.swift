@@ -23,10 +23,7 @@ struct JSONWriter {
         case .string(let string):
             writeString(string)
         case .number(let number, let isFinite):
-            guard isFinite else {
-                throw ParameterEncodingError.invalidJSONValue(
-                    keyPath: keyPath.rendered, reason: "\(number) is not a JSON number")
-            }
+            guard isFinite else { throw ParameterEncodingError.nonFiniteNumber(number, at: keyPath) }
             output.append(contentsOf: number.utf8)
         case .bool(let bool):
             output.append(contentsOf: (bool ? "true" : "false").utf8)

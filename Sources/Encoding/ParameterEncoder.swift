@@ -8,7 +8,9 @@ import FoundationNetworking
 /// Values may be `String`, `Bool`, any integer or floating-point type, `Decimal`, `NSNumber`,
 /// `URL`, `UUID`, `NSNull`, optionals of these, arrays of parameter values and nested
 /// `Parameters` dictionaries. Anything else is rejected with
-/// ``ParameterEncodingError/unsupportedValue(keyPath:type:)`` rather than silently dropped.
+/// ``ParameterEncodingError/unsupportedValue(keyPath:type:)`` rather than silently dropped, and
+/// NaN or an infinity with ``ParameterEncodingError/invalidJSONValue(keyPath:reason:)`` by both
+/// encoders.
 ///
 /// Because the values are `any Sendable`, a nested literal of mixed types needs its type:
 ///

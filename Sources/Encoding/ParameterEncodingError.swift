@@ -12,7 +12,13 @@ public enum ParameterEncodingError: Error, Sendable, Equatable {
     /// URL is shown without its user info, query and fragment, which may hold a secret.
     case invalidURL(String)
 
-    /// A value that JSON cannot represent, such as `Double.nan` or `Double.infinity`.
+    /// A value that JSON cannot represent: NaN or an infinity (`Double`, `Float`, `Decimal`,
+    /// or a floating-point `NSNumber`).
+    ///
+    /// ``URLParameterEncoder`` throws it too, although a query could spell `nan`: both encoders
+    /// accept the same values, so an endpoint can move its parameters between the query and a
+    /// JSON body without a value that was sent one way failing the other, and a server is never
+    /// handed `nan` or `inf` to parse as it likes.
     ///
     /// `keyPath` locates the value, for example `"stats.ratio"` or `"items[2].price"`.
     case invalidJSONValue(keyPath: String, reason: String)
@@ -52,5 +58,13 @@ extension ParameterEncodingError: LocalizedError {
             let location = codingPath.isEmpty ? "" : " at \"\(codingPath)\""
             return "Encoding \(type) as JSON failed\(location): \(description)"
         }
+    }
+}
+
+extension ParameterEncodingError {
+    /// The error for NaN and the infinities, from both encoders and `Parameters(validating:)`:
+    /// one rule, so that what one accepts the others accept too.
+    static func nonFiniteNumber(_ text: String, at keyPath: ParameterKeyPath) -> ParameterEncodingError {
+        .invalidJSONValue(keyPath: keyPath.rendered, reason: "\(text) is not a JSON number")
     }
 }

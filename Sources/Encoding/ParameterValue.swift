@@ -8,7 +8,7 @@ import Foundation
 enum ParameterValue {
     case string(String)
     case bool(Bool)
-    /// A number already formatted; valid JSON when `isFinite`.
+    /// A number already formatted; both encoders refuse it when not `isFinite` (NaN, ±infinity).
     case number(String, isFinite: Bool)
     case null
     case array([Any])

@@ -145,7 +145,7 @@ private enum LegacyParameters {
 
     private static func finite<Number: Sendable>(_ value: Number, _ isFinite: Bool, at path: ParameterKeyPath) throws -> any Sendable {
         guard isFinite else {
-            throw ParameterEncodingError.invalidJSONValue(keyPath: path.rendered, reason: "\(value) is not a number JSON can represent")
+            throw ParameterEncodingError.nonFiniteNumber("\(value)", at: path)
         }
         return value
     }

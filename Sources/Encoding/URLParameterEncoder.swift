@@ -21,7 +21,8 @@ import FoundationNetworking
 /// | `["page": Int?.none]`              | *(key left out)*               |
 ///
 /// Numbers use Swift's shortest round-trip formatting on every platform: `1.0` is `1.0`,
-/// `0.1` is `0.1`, `1e-7` is `1e-07`; a `Decimal` prints its `description`.
+/// `0.1` is `0.1`, `1e-7` is `1e-07`; a `Decimal` prints its `description`. NaN and the
+/// infinities are an error, as in a JSON body: both encoders accept the same values.
 ///
 /// ```swift
 /// var request = URLRequest(url: URL(string: "https://api.example.com/search?lang=en")!)
@@ -102,7 +103,9 @@ public struct URLParameterEncoder: ParameterEncoder {
     ///
     /// - Throws: ``ParameterEncodingError/missingURL`` when encoding into the query of a request
     ///   without URL; ``ParameterEncodingError/unsupportedValue(keyPath:type:)`` for a value the
-    ///   encoder cannot write.
+    ///   encoder cannot write; ``ParameterEncodingError/invalidJSONValue(keyPath:reason:)`` for
+    ///   NaN or an infinity, as ``JSONParameterEncoder`` does;
+    ///   ``ParameterEncodingError/nestingTooDeep(keyPath:limit:)`` beyond 512 levels.
     public func encode(urlRequest: inout URLRequest, with parameters: Parameters) throws {
         guard !parameters.isEmpty else { return }
         let query = try self.query(from: parameters)
@@ -125,7 +128,9 @@ public struct URLParameterEncoder: ParameterEncoder {
     /// ```
     ///
     /// - Throws: ``ParameterEncodingError/unsupportedValue(keyPath:type:)`` for a value the
-    ///   encoder cannot write.
+    ///   encoder cannot write; ``ParameterEncodingError/invalidJSONValue(keyPath:reason:)`` for
+    ///   NaN or an infinity; ``ParameterEncodingError/nestingTooDeep(keyPath:limit:)`` beyond
+    ///   512 levels.
     public func query(from parameters: Parameters) throws -> String {
         var output: [UInt8] = []
         output.reserveCapacity(parameters.count * 24)
@@ -150,7 +155,9 @@ public struct URLParameterEncoder: ParameterEncoder {
         switch ParameterValue(value) {
         case .string(let string):
             appendPair(key: key, value: string, to: &output)
-        case .number(let number, _):
+        case .number(let number, let isFinite):
+            // As the JSON encoder: `nan` and `inf` are no number a server agrees on.
+            guard isFinite else { throw ParameterEncodingError.nonFiniteNumber(number, at: keyPath) }
             appendPair(key: key, value: number, to: &output)
         case .bool(let bool):
             let text: String

@@ -131,6 +131,24 @@ struct URLParameterEncoderTests {
         }
     }
 
+    /// NaN and the infinities were written as `nan`, `inf`, `NaN` while the JSON encoder threw:
+    /// both now refuse them with the same error.
+    @Test(arguments: [
+        ("Double.nan", Double.nan as any Sendable, "nan"), ("Double.infinity", Double.infinity, "inf"),
+        ("-Double.infinity", -Double.infinity, "-inf"), ("Float.nan", Float.nan, "nan"),
+        ("Float.infinity", Float.infinity, "inf"), ("Decimal.nan", Decimal.nan, "NaN"),
+        ("NSNumber(nan)", NSNumber(value: Double.nan), "nan"),
+    ])
+    func nonFiniteNumbersAreRefusedAsInJSON(name: String, value: any Sendable, text: String) throws {
+        let parameters: Parameters = ["stats": ["ratio": [1, value] as [any Sendable]] as Parameters]
+        let expected = ParameterEncodingError.invalidJSONValue(keyPath: "stats.ratio[1]", reason: "\(text) is not a JSON number")
+        #expect(throws: expected, "\(name)") { try encoder.query(from: parameters) }
+        #expect(throws: expected, "\(name)") { try JSONParameterEncoder().data(from: parameters) }
+        var request = URLRequest(url: try #require(URL(string: "https://example.com/s")))
+        #expect(throws: expected, "\(name)") { try URLParameterEncoder(destination: .httpBody).encode(urlRequest: &request, with: parameters) }
+        #expect(request.httpBody == nil)
+    }
+
     @Test func appendsToTheQueryOfTheURL() throws {
         #expect(try encodedURL("https://example.com/search", ["q": "x y"]) == "https://example.com/search?q=x%20y")
     }
