@@ -28,6 +28,9 @@ enum ParameterValue {
             self = .bool(bool)
         } else if let double = value as? Double {
             self = .number(double.description, isFinite: double.isFinite)
+        } else if let container = ParameterValue(foundationContainer: value) {
+            // Before the Swift container casts, which would bridge it whole (see below).
+            self = container
         } else if let dictionary = value as? [String: Any] {
             self = .dictionary(dictionary)
         } else if let array = value as? [Any] {
@@ -59,6 +62,31 @@ enum ParameterValue {
         }
     }
 
+    /// An `NSArray` or `NSDictionary` (their mutable subclasses included) opened one level only;
+    /// `nil` for any other value.
+    ///
+    /// On Linux, `as? [Any]` and `as? [String: Any]` bridge an NSArray or NSDictionary eagerly
+    /// and recursively, before the encoders' depth check runs: an `NSMutableArray` holding
+    /// itself, or 100,000 nested NSArrays, overflowed the stack (SIGSEGV). Opened here one level
+    /// at a time, each level passes the depth check as a Swift container's does, so a cycle or
+    /// deep nesting ends in ``ParameterEncodingError/nestingTooDeep(keyPath:limit:)``.
+    init?(foundationContainer value: Any) {
+        // The metatype check first: `value as? NSArray` would bridge a Swift array to one.
+        let valueType = type(of: value)
+        if valueType is NSArray.Type, let array = value as? NSArray {
+            self = .array(FoundationContainer.elements(of: array))
+        } else if valueType is NSDictionary.Type, let dictionary = value as? NSDictionary {
+            guard let members = FoundationContainer.members(of: dictionary) else {
+                // As a Swift dictionary whose keys are not strings: the container is refused.
+                self = .unsupported(type: String(describing: valueType))
+                return
+            }
+            self = .dictionary(members)
+        } else {
+            return nil
+        }
+    }
+
     private init(number: NSNumber) {
         switch NumberKind(number) {
         case .bool(let bool): self = .bool(bool)
@@ -66,6 +94,59 @@ enum ParameterValue {
         case .unsigned(let unsigned): self = .number(String(unsigned), isFinite: true)
         case .signed(let signed): self = .number(String(signed), isFinite: true)
         }
+    }
+}
+
+/// Reads the first level of an `NSArray` or `NSDictionary` without bridging the levels below.
+///
+/// On Linux, reading an element (`object(at:)`, iteration, `allObjects`) turns a nested NSArray
+/// or NSDictionary into a Swift one, which bridges everything beneath it at once: a cycle or
+/// 100,000 levels overflow the stack there. The containers' mirrors show what they store, the
+/// nested containers as they are, so those are taken from the mirror and every other element
+/// is read the usual way. On Apple platforms reading an element bridges nothing.
+enum FoundationContainer {
+    static func isContainer(_ value: Any) -> Bool {
+        let valueType = type(of: value)
+        return valueType is NSArray.Type || valueType is NSDictionary.Type
+    }
+
+    static func elements(of array: NSArray) -> [Any] {
+        var elements: [Any] = []
+        elements.reserveCapacity(array.count)
+        #if !canImport(Darwin)
+        let stored = Mirror(reflecting: array).children.map(\.value)
+        // A subclass that keeps its elements elsewhere stores none: it is read as on Apple
+        // platforms, element by element.
+        if stored.count == array.count {
+            for (index, element) in stored.enumerated() {
+                elements.append(isContainer(element) ? element : array.object(at: index))
+            }
+            return elements
+        }
+        #endif
+        for element in array { elements.append(element) }
+        return elements
+    }
+
+    /// The members of `dictionary`, or `nil` when a key is not a string.
+    static func members(of dictionary: NSDictionary) -> [String: Any]? {
+        var members: [String: Any] = [:]
+        members.reserveCapacity(dictionary.count)
+        #if !canImport(Darwin)
+        let stored = Mirror(reflecting: dictionary).children.compactMap { $0.value as? (key: NSObject, value: AnyObject) }
+        if stored.count == dictionary.count {
+            for (key, member) in stored {
+                guard let name = key as? String else { return nil }
+                members[name] = isContainer(member) ? member : dictionary.object(forKey: key)
+            }
+            return members
+        }
+        #endif
+        for (key, member) in dictionary {
+            guard let name = key as? String else { return nil }
+            members[name] = member
+        }
+        return members
     }
 }
 

@@ -10,7 +10,7 @@ extension Dictionary where Key == String, Value == any Sendable {
     ///
     /// - what `JSONSerialization` produces: `String`, `NSNumber` (a boolean one becomes `Bool`,
     ///   a floating-point one `Double`, others `Int` or, beyond `Int`, `UInt64`), `NSNull`,
-    ///   and arrays and dictionaries of these;
+    ///   and arrays and dictionaries of these, Swift's or `NSArray` and `NSDictionary`;
     /// - Swift's `Bool`, integers of every width, `Double`, `Float` and `Decimal`, kept as they are;
     /// - `Substring` and `Character` (as `String`), `URL` and `UUID` (kept; both encoders write
     ///   their string forms);
@@ -28,7 +28,8 @@ extension Dictionary where Key == String, Value == any Sendable {
     ///   ``ParameterEncodingError/unsupportedValue(keyPath:type:)`` for any other type (`Date`,
     ///   `Data`, a custom class, a dictionary whose keys are not strings),
     ///   ``ParameterEncodingError/invalidJSONValue(keyPath:reason:)`` for NaN and infinities,
-    ///   ``ParameterEncodingError/nestingTooDeep(keyPath:limit:)`` beyond 512 levels.
+    ///   ``ParameterEncodingError/nestingTooDeep(keyPath:limit:)`` beyond 512 levels, which is
+    ///   also what an `NSArray` or `NSDictionary` that contains itself gives.
     public init(validating dictionary: [String: Any]) throws(ParameterEncodingError) {
         var path = ParameterKeyPath()
         do {
@@ -99,6 +100,14 @@ private enum LegacyParameters {
         if let int = value as? Int { return int }
         if let bool = value as? Bool { return bool }
         if let double = value as? Double { return try finite(double, double.isFinite, at: path) }
+        // An NSArray or NSDictionary before the Swift casts, which bridge it whole and
+        // recursively on Linux: a cyclic or very deep one overflowed the stack.
+        switch ParameterValue(foundationContainer: value) {
+        case .array(let elements): return try array(elements, at: &path)
+        case .dictionary(let members): return try dictionary(members, at: &path)
+        case .unsupported(let type): throw ParameterEncodingError.unsupportedValue(keyPath: path.rendered, type: type)
+        default: break
+        }
         if let nested = value as? [String: Any] { return try dictionary(nested, at: &path) }
         if let nested = value as? [Any] { return try array(nested, at: &path) }
         if let optional = value as? any OptionalParameter {

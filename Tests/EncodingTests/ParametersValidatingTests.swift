@@ -34,6 +34,18 @@ struct ParametersValidatingTests {
         #expect(parameters["huge"] as? UInt64 == UInt64.max)
     }
 
+    /// NSArray and NSDictionary are opened one level at a time (no whole-tree bridging) and
+    /// give the same parameters as their Swift counterparts.
+    @Test func foundationContainersBecomeParameters() throws {
+        let nested = NSDictionary(dictionary: ["k": NSArray(array: [1, "x", NSDictionary(dictionary: ["z": true])])])
+        let parameters = try Parameters(validating: ["a": nested])
+        #expect(try json(parameters) == #"{"a":{"k":[1,"x",{"z":true}]}}"#)
+        #expect(try URLParameterEncoder().query(from: parameters) == "a%5Bk%5D%5B%5D=1&a%5Bk%5D%5B%5D=x&a%5Bk%5D%5B%5D%5Bz%5D=1")
+        #expect(throws: ParameterEncodingError.unsupportedValue(keyPath: "a", type: "NSDictionary")) {
+            try Parameters(validating: ["a": NSDictionary(dictionary: [1: "x"])])
+        }
+    }
+
     @Test func nestedContainersBecomeParametersAndSendableArrays() throws {
         let parameters = try Parameters(validating: try legacy(#"{"filter": {"tags": ["a", {"deep": 1}]}}"#))
         let filter = try #require(parameters["filter"] as? Parameters)
