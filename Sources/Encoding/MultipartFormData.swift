@@ -39,6 +39,9 @@ public struct MultipartFormData: Sendable {
     /// The boundary between parts.
     public private(set) var boundary: String
     private(set) var parts: [Part] = []
+    /// How many times a part has been scanned for the boundary: what appending costs, visible to
+    /// tests so that they can prove it linear without timing it.
+    private(set) var boundaryScans = 0
 
     /// Creates an empty form with a random boundary.
     public init() {
@@ -59,8 +62,13 @@ public struct MultipartFormData: Sendable {
     ///   - mimeType: The part's `Content-Type`; `application/octet-stream` for a file part
     ///     without one, none for a plain field.
     public mutating func append(_ data: Data, name: String, fileName: String? = nil, mimeType: String? = nil) {
-        parts.append(Part(headers: Self.headers(name: name, fileName: fileName, mimeType: mimeType), content: .data(data)))
-        ensureBoundaryIsUnique()
+        let part = Part(headers: Self.headers(name: name, fileName: fileName, mimeType: mimeType), content: .data(data))
+        parts.append(part)
+        // Earlier parts were checked against the current boundary when they came: only the new
+        // one needs scanning, unless it forces a new boundary. Rescanning every part on every
+        // append made a form of n parts cost n²/2 scans (800 parts of 4 KiB took 2.4 s).
+        boundaryScans += 1
+        if Self.contains(boundary, part) { regenerateBoundary() }
     }
 
     /// Appends the file at `fileURL`, read when the body is written.
@@ -205,13 +213,28 @@ public struct MultipartFormData: Sendable {
         return "networklayer.boundary.\(random)"
     }
 
-    private mutating func ensureBoundaryIsUnique() {
-        while parts.contains(where: { part in
-            guard case .data(let data) = part.content else { return false }
-            return data.range(of: Data(boundary.utf8)) != nil || part.headers.contains(boundary)
-        }) {
+    /// Picks boundaries until one appears in no part: a new boundary is new to every part,
+    /// so all of them are scanned again.
+    private mutating func regenerateBoundary() {
+        var clashes = true
+        while clashes {
             boundary = Self.randomBoundary()
+            clashes = false
+            for part in parts {
+                boundaryScans += 1
+                if Self.contains(boundary, part) {
+                    clashes = true
+                    break
+                }
+            }
         }
+    }
+
+    /// Whether `boundary` occurs in `part`'s headers or in-memory content (file parts are not
+    /// read: see the type's documentation).
+    private static func contains(_ boundary: String, _ part: Part) -> Bool {
+        guard case .data(let data) = part.content else { return false }
+        return part.headers.contains(boundary) || data.range(of: Data(boundary.utf8)) != nil
     }
 }
 
