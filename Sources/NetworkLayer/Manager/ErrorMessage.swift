@@ -27,8 +27,10 @@ public struct ErrorMessage: Sendable {
         }
     }
 
-    /// The message in `data`, if any.
+    /// The message in `data`, if any: an empty or blank message is none, so that the status
+    /// text shows instead (`"404: Not Found"`, not `"404: "`).
     public func message(in data: Data) -> String? {
-        data.isEmpty ? nil : read(data)
+        guard !data.isEmpty, let message = read(data), message.contains(where: { !$0.isWhitespace }) else { return nil }
+        return message
     }
 }

@@ -75,7 +75,7 @@ public struct NetworkLoggerPlugin: PluginType {
         ]
         if options.contains(.headers) {
             for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
-                lines.append("    \(name): \(redaction.header(name, value))")
+                lines.append("    " + NetworkError.excerpt("\(name): \(redaction.header(name, value))"))
             }
         }
         if options.contains(.bodies), let body = request.httpBody, !body.isEmpty {
@@ -115,7 +115,7 @@ public struct NetworkLoggerPlugin: PluginType {
                 return (key, "\(value)")
             }
             for (name, value) in fields.sorted(by: { $0.0 < $1.0 }) {
-                lines.append("    \(name): \(redaction.header(name, value))")
+                lines.append("    " + NetworkError.excerpt("\(name): \(redaction.header(name, value))"))
             }
         }
         if options.contains(.bodies), !response.data.isEmpty {
@@ -136,8 +136,11 @@ public struct NetworkLoggerPlugin: PluginType {
         return error.localizedDescription
     }
 
+    /// On one line, as every text the server controls is shown (``NetworkError``'s rule): a
+    /// line break in a body forged a summary line of its own, and an escape sequence in a body
+    /// or a header drove the reader's terminal (found from outside 2026-11-26).
     private static func excerpt(_ data: Data) -> String {
-        let text = String(decoding: data.prefix(bodyLimit), as: UTF8.self)
-        return data.count > bodyLimit ? text + "… (\(data.count) B)" : text
+        let line = NetworkError.excerpt(String(decoding: data.prefix(bodyLimit), as: UTF8.self), limit: .max)
+        return data.count > bodyLimit ? line + "… (\(data.count) B)" : line
     }
 }

@@ -32,12 +32,23 @@ extension NetworkError {
         return description + " Body: " + Self.excerpt(shown)
     }
 
-    /// `text` cut to ``bodyExcerptLimit`` bytes, on one line (control characters become spaces).
-    static func excerpt(_ text: String) -> String {
+    /// `text` cut to `limit` bytes, on one line: the one rule for showing what a server
+    /// controls (a body, a message, a header, a key or value quoted by a decoding error).
+    /// Control characters (CR, LF, ESC, BEL), format characters (bidirectional overrides,
+    /// zero-width spaces) and line and paragraph separators become spaces, so that such text
+    /// can neither forge a log line nor drive the reader's terminal.
+    static func excerpt(_ text: String, limit: Int = bodyExcerptLimit) -> String {
         let utf8 = text.utf8
-        let cut = utf8.count > bodyExcerptLimit
-        let head = cut ? String(decoding: utf8.prefix(bodyExcerptLimit), as: UTF8.self) : text
-        let line = String(String.UnicodeScalarView(head.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+        let cut = utf8.count > limit
+        let head = cut ? String(decoding: utf8.prefix(limit), as: UTF8.self) : text
+        let line = String(String.UnicodeScalarView(head.unicodeScalars.map { isShown($0) ? $0 : " " }))
         return cut ? line + "… (\(utf8.count) bytes)" : line
+    }
+
+    private static func isShown(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator: return false
+        default: return true
+        }
     }
 }

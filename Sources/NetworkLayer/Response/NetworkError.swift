@@ -186,27 +186,33 @@ extension NetworkError: LocalizedError {
         Int(exactly: seconds).map(String.init) ?? String(seconds)
     }
 
-    /// A `DecodingError` as "what at which coding path".
+    /// A `DecodingError` as "what at which coding path". The path's keys and the decoder's own
+    /// text come from the body (a key, an enum's raw value, every digit of a number too large):
+    /// each is shown as an excerpt of at most 256 bytes (found from outside 2026-11-26: a
+    /// 200 KB key, with escape sequences and line breaks, was quoted whole).
     static func describe(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return "\(error)" }
         func path(_ context: DecodingError.Context) -> String {
-            let path = context.codingPath.dottedPath
+            let path = excerpt(context.codingPath.dottedPath, limit: 256)
             return path.isEmpty ? "at the top level" : "at \"\(path)\""
+        }
+        func detail(_ context: DecodingError.Context) -> String {
+            excerpt(context.debugDescription, limit: 256)
         }
         switch error {
         case .typeMismatch(let type, let context):
-            return "expected \(type) \(path(context)): \(context.debugDescription)"
+            return "expected \(type) \(path(context)): \(detail(context))"
         case .valueNotFound(let type, let context):
             return "missing \(type) value \(path(context))"
         case .keyNotFound(let key, let context):
             return "missing key \"\(key.stringValue)\" \(path(context))"
         case .dataCorrupted(let context):
             // The caller ends the sentence; JSONDecoder's own text already ends with a period.
-            var detail = context.debugDescription
-            while detail.hasSuffix(".") { detail.removeLast() }
-            return "corrupted data \(path(context)): \(detail)"
+            var shown = detail(context)
+            while shown.hasSuffix(".") { shown.removeLast() }
+            return "corrupted data \(path(context)): \(shown)"
         @unknown default:
-            return "\(error)"
+            return excerpt("\(error)", limit: 256)
         }
     }
 }
