@@ -9,7 +9,9 @@ import FoundationNetworking
 /// Each request calls the handler exactly twice, ``Change/began`` then ``Change/ended``, whatever
 /// its outcome: success, failure, retries (one pair, not one per attempt), cancellation, deadline,
 /// and a request that could not even be built (both at once, when it fails). So
-/// ``requestsInFlight`` always comes back to zero.
+/// ``requestsInFlight`` always comes back to zero. The one exception calls it not at all: an
+/// `async` request whose `Task` was cancelled before the call starts nothing and throws
+/// ``NetworkError/cancelled`` at once.
 ///
 /// ```swift
 /// let spinner = Spinner()  // a @MainActor class with `var requests: Int`

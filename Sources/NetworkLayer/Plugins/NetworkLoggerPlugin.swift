@@ -32,8 +32,9 @@ public struct NetworkLoggerPlugin: PluginType {
         /// Request and response headers (redacted).
         public static let headers = Options(rawValue: 1 << 0)
         /// Request and response bodies, up to ``NetworkLoggerPlugin/bodyLimit`` bytes, with the
-        /// values of secret JSON members and form fields redacted. Off by default: without it
-        /// no line shows a body byte, an error's included.
+        /// values of secret JSON members and form fields redacted, each on one line (control
+        /// characters become spaces, so a body cannot forge a log line or drive a terminal).
+        /// Off by default: without it no line shows a body byte, an error's included.
         public static let bodies = Options(rawValue: 1 << 1)
     }
 
