@@ -107,8 +107,18 @@ extension ChildProcess {
         // A sanitizer's report ends the child with a failure status; its lines say why.
         let issues = lines.filter { $0.contains("recorded an issue") || $0.hasPrefix("↳") || $0.contains("Sanitizer") }
         #expect(
-            child.status == 0, "the workload failed:\n\(issues.prefix(20).joined(separator: "\n"))\n\(child.output.suffix(3_000))",
+            child.status == 0, "the workload failed:\n\(issues.prefix(20).joined(separator: "\n"))\n\(Self.shown(child.output))",
             sourceLocation: sourceLocation)
-        #expect(!report.isEmpty, "no \(proof) line from the child:\n\(child.output.suffix(2_000))", sourceLocation: sourceLocation)
+        #expect(!report.isEmpty, "no \(proof) line from the child:\n\(Self.shown(child.output))", sourceLocation: sourceLocation)
+    }
+
+    /// What of a child's output a failure shows: a sanitizer's report whole, from its first line
+    /// (its two stacks are what says where the fault is: the last 3,000 characters cut a
+    /// ThreadSanitizer report to its summary in the fresh-clone run at 5a69243), else the end.
+    static func shown(_ output: String) -> String {
+        for marker in ["WARNING: ThreadSanitizer", "ERROR: AddressSanitizer", "ERROR: LeakSanitizer"] {
+            if let start = output.range(of: marker) { return String(output[start.lowerBound...].prefix(20_000)) }
+        }
+        return String(output.suffix(3_000))
     }
 }

@@ -202,18 +202,19 @@ struct DeduplicationTests {
 
     /// Found from outside (2026-11-26): a stubbed endpoint and a real one of the same URL shared
     /// a transfer, and the real one was answered with the stub's sample.
-    @Test func aStubbedAndARealRequestAreNotShared() async throws {
+    @Test(arguments: TestTransport.all)
+    func aStubbedAndARealRequestAreNotShared(_ transport: TestTransport) async throws {
         let key = UUID().uuidString
         let real = TestEndpoint.fixture("cache/no-store/\(key)?delay_ms=300")
         var stubbed = real
         stubbed.acceptableStatusCodes = Set(200..<300).union([299_999])
         let router = Router<TestEndpoint>(
-            transport: TestTransport.urlSession.make(), callbackQueue: DispatchQueue(label: "tests"),
+            transport: transport.make(), callbackQueue: DispatchQueue(label: "tests"),
             stubBehavior: { $0.acceptableStatusCodes.contains(299_999) ? .delayed(seconds: 0.5) : .never },
             deduplicatesRequests: true)
         let results = await sendAll(router, [stubbed, real])
         #expect(results.allSatisfy { (try? $0.get())?.statusCode == 200 })
-        #expect(try await hits(key, via: .urlSession) == 1, "the real request was answered by the stub")
+        #expect(try await hits(key, via: transport) == 1, "the real request was answered by the stub")
     }
 
     @Test(arguments: TestTransport.all)
