@@ -45,6 +45,7 @@ enum URLJoining {
     static func hasDotSegment(_ path: String.UTF8View) -> Bool {
         var dots = 0
         var segmentHasOther = false
+        var segmentIsDots: Bool { !segmentHasOther && (dots == 1 || dots == 2) }
         var index = path.startIndex
         while index != path.endIndex {
             var byte = path[index]
@@ -58,10 +59,10 @@ enum URLJoining {
             }
             switch byte {
             case UInt8(ascii: "/"), UInt8(ascii: "\\"):
-                if !segmentHasOther, dots == 1 || dots == 2 { return true }
+                if segmentIsDots { return true }
                 (dots, segmentHasOther) = (0, false)
             case UInt8(ascii: "?") where !isEscaped:
-                return !segmentHasOther && (dots == 1 || dots == 2)
+                return segmentIsDots
             case UInt8(ascii: "."):
                 dots += 1
             default:
@@ -69,7 +70,7 @@ enum URLJoining {
             }
             index = next
         }
-        return !segmentHasOther && (dots == 1 || dots == 2)
+        return segmentIsDots
     }
 
     /// The longest URL a request may have, in bytes: 1 MiB. Servers refuse far less (8 KiB by
