@@ -140,7 +140,8 @@ public struct Redaction: Sendable {
         return shown + rest
     }
 
-    /// `url` as a string with the values of secret query parameters replaced.
+    /// `url` as a string with the values of secret query parameters replaced, in its query and
+    /// in a fragment of `name=value` pairs (`#access_token=…`), and without `user:password@`.
     public func url(_ url: URL?) -> String {
         guard let url else { return "-" }
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
@@ -151,11 +152,16 @@ public struct Redaction: Sendable {
             components.user = nil
             components.password = nil
         }
+        // A fragment of `name=value` pairs is read as a query is: an OAuth implicit grant
+        // (RFC 6749 §4.2.2) returns `#access_token=…&token_type=bearer` in a redirect's Location.
+        if let fragment = components.percentEncodedFragment, fragment.contains("=") {
+            components.percentEncodedFragment = pairs(fragment)
+        }
         guard let query = components.percentEncodedQuery, !query.isEmpty else {
             return components.string ?? replacement
         }
         components.percentEncodedQuery = pairs(query)
-        return components.string ?? url.absoluteString
+        return components.string ?? replacement
     }
 
     /// A form body (`application/x-www-form-urlencoded`) with the values of secret fields

@@ -38,7 +38,10 @@ extension URLError {
         for item in components.queryItems ?? [] where redaction.hidesParameter(named: item.name) {
             if let value = item.value { secrets.append(value) }
         }
-        for pair in (components.percentEncodedQuery ?? "").split(separator: "&") {
+        // The fragment too: `#access_token=…` (see ``Redaction/url(_:)``).
+        for pair in [components.percentEncodedQuery, components.percentEncodedFragment].compactMap({ $0 }).joined(separator: "&")
+            .split(separator: "&")
+        {
             let parts = pair.split(separator: "=", maxSplits: 1)
             if parts.count == 2, redaction.hidesParameter(named: String(parts[0]).removingPercentEncoding ?? String(parts[0])) {
                 secrets.append(String(parts[1]))

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+import TestSupport
+import TransportTestSupport
+@testable import NetworkLayer
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Found from outside by helper-26 (2026-11-26): secrets that reached strings the package makes.
+@Suite("Helper26 findings: secrets in strings", .needsFixtureServer, .needsHTTPBin)
+struct Helper26Findings {
+    // MARK: Finding 1: a token in a URL's fragment
+
+    /// An OAuth implicit grant (RFC 6749 §4.2.2) returns its token in the fragment of the
+    /// redirect's Location, by the same names a query uses: `#access_token=…&token_type=bearer`.
+    @Test func aSecretInAURLsFragmentIsHiddenLikeOneInItsQuery() {
+        let redaction = Redaction.default
+        let callback = "https://app.example/cb#access_token=tok-SECRET-fragment&token_type=bearer&state=xyz"
+        let url = URL(string: callback)!
+        #expect(!redaction.url(url).contains("tok-SECRET-fragment"), "\(redaction.url(url))")
+        #expect(redaction.url(url).contains("state=xyz"))
+        for name in ["Location", "Content-Location", "Referer"] {
+            let shown = redaction.header(name, callback)
+            #expect(!shown.contains("tok-SECRET-fragment"), "\(name): \(shown)")
+        }
+        let error = NetworkError(URLError(.cannotConnectToHost, userInfo: [NSURLErrorFailingURLErrorKey: url]))
+        guard case .transport(let kept) = error else { return }
+        #expect(kept.failingURL?.absoluteString.contains("tok-SECRET-fragment") != true, "\(kept.userInfo)")
+    }
+
+    /// A redirect whose Location carries the token in its fragment: the router follows it, and
+    /// the default logger's summary line and the response's description showed the token.
+    @Test(arguments: TestTransport.all)
+    func aTokenInARedirectsFragmentIsNotLoggedOrDescribed(_ transport: TestTransport) async throws {
+        let lines = Lines()
+        let router = transport.router(plugins: [NetworkLoggerPlugin(sink: { lines.append($0) })])
+        var endpoint = TestEndpoint.fixture("redirect-to")
+        endpoint.task = .requestParameters(
+            bodyParameters: nil, bodyEncoding: .json, urlParameters: ["url": "/echo#access_token=tok-SECRET-fragment"])
+        let response = try await router.request(endpoint)
+        #expect(!response.description.contains("tok-SECRET-fragment"), "\(response)")
+        let summary = try #require(lines.all.last)
+        #expect(!summary.contains("tok-SECRET-fragment"), "\(summary)")
+    }
+
+    /// The same Location, not followed: the logger's header line showed the token.
+    @Test(arguments: TestTransport.all)
+    func aTokenInALocationsFragmentIsNotLoggedWithTheHeaders(_ transport: TestTransport) async throws {
+        let lines = Lines()
+        let router = transport.router(
+            plugins: [NetworkLoggerPlugin(options: [.headers], sink: { lines.append($0) })], redirects: .doNotFollow)
+        var endpoint = TestEndpoint.fixture("redirect-to")
+        endpoint.acceptableStatusCodes = [302]
+        endpoint.task = .requestParameters(
+            bodyParameters: nil, bodyEncoding: .json,
+            urlParameters: ["url": "https://app.example/cb#access_token=tok-SECRET-fragment&token_type=bearer"])
+        let response = try await router.request(endpoint)
+        #expect(response.header("Location")?.contains("tok-SECRET-fragment") == true)
+        // The request line shows the token as the value of `url`, a name that is no secret: the
+        // Location line is the one that must not.
+        let location = try #require(lines.all.flatMap { $0.split(separator: "\n") }.first { $0.contains("Location:") })
+        #expect(!location.contains("tok-SECRET-fragment"), "\(location)")
+    }
+
+    /// A redirect to an origin that refuses the connection: the logger's failure line showed
+    /// the failing URL's fragment (URLSessionTransport keeps the URL; CurlTransport shows its path).
+    @Test(arguments: TestTransport.all)
+    func aTokenInAFailedRedirectsFragmentIsNotLogged(_ transport: TestTransport) async throws {
+        let lines = Lines()
+        let router = transport.router(plugins: [NetworkLoggerPlugin(sink: { lines.append($0) })])
+        var endpoint = TestEndpoint.fixture("redirect-to")
+        endpoint.task = .requestParameters(
+            bodyParameters: nil, bodyEncoding: .json,
+            urlParameters: ["url": "http://127.0.0.1:\(try closedPort())/cb#access_token=tok-SECRET-fragment"])
+        do {
+            _ = try await router.request(endpoint)
+            Issue.record("expected a refused connection")
+        } catch {
+            for string in ["\(error)", String(reflecting: error)] {
+                #expect(!string.contains("tok-SECRET-fragment"), "\(string)")
+            }
+            if case .transport(let urlError) = error {
+                #expect(!"\(urlError.userInfo)".contains("tok-SECRET-fragment"), "\(urlError.userInfo)")
+            }
+        }
+        let failure = try #require(lines.all.last { $0.hasPrefix("✕") })
+        #expect(!failure.contains("tok-SECRET-fragment"), "\(failure)")
+    }
+
+}
+
+private final class Lines: Sendable {
+    private let lines = Locked<[String]>([])
+    var all: [String] { lines.withLock { $0 } }
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+}
