@@ -26,6 +26,9 @@ Routes (any method unless noted; unknown paths get 404 {"error":"no route"}):
     /protected/stats            {"requests": n, "unauthorized": m}
     /basic-auth                 401 with WWW-Authenticate: Basic realm="fixture"
     /token-in-401               401 whose JSON body holds an access_token (no secret in the URL)
+    /echo-401                   401 {"message": "invalid credentials for METHOD TARGET",
+                                "detail": "the credential AUTHORIZATION was refused"}: a server
+                                that repeats what it was sent
     /retry-after-date           503 with Retry-After as an HTTP-date 2 s ahead
     /close-before-response, /close-after-headers, /close-mid-body, /short-body,
     /drip?bytes=N, /invalid-json, /wrong-shape, /empty, /wrong-content-type,
@@ -186,6 +189,14 @@ async def r_basic_auth(req):
 async def r_token_in_401(req):
     # A secret that only the body carries: no string made from the error may show it.
     return json_response(401, {"access_token": "tok-SECRET-4f1c9a", "error": "expired", "detail": "try again"})
+
+
+async def r_echo_401(req):
+    # helper-26: a 401 whose message repeats the request target as received (percent-encoded).
+    await req.discard_body()
+    auth = req.headers.get("authorization", "none")
+    return json_response(401, {"message": f"invalid credentials for {req.method} {req.target}",
+                               "detail": f"the credential {auth} was refused"})
 
 
 async def r_retry_after_date(req):
@@ -627,6 +638,7 @@ EXACT_ROUTES = {
     "/upload": r_upload,
     "/length-required": r_length_required,
     "/token-in-401": r_token_in_401,
+    "/echo-401": r_echo_401,
     "/redirect-to": r_redirect_to,
     "/echo": r_echo,
     "/bad-content-length": r_bad_content_length,

@@ -80,7 +80,8 @@ public struct NetworkLoggerPlugin: PluginType {
             }
         }
         if options.contains(.bodies), let body = request.httpBody, !body.isEmpty {
-            let shown = Data(redaction.body(body, contentType: request.headerValue(named: "Content-Type")).utf8)
+            let redacted = redaction.body(body, contentType: request.headerValue(named: "Content-Type"))
+            let shown = Data(redaction.hidingSecrets(of: request, in: redacted).utf8)
             lines.append("    " + Self.excerpt(shown))
         }
         sink(lines.joined(separator: "\n"))
@@ -115,12 +116,16 @@ public struct NetworkLoggerPlugin: PluginType {
                 guard let key = key as? String else { return nil }
                 return (key, "\(value)")
             }
+            // A server may repeat what it was sent (a refused token, a debugging echo): the
+            // request's own secrets are hidden wherever they appear in its answer.
             for (name, value) in fields.sorted(by: { $0.0 < $1.0 }) {
-                lines.append("    " + NetworkError.excerpt("\(name): \(redaction.header(name, value))"))
+                let shown = redaction.hidingSecrets(of: request, in: redaction.header(name, value))
+                lines.append("    " + NetworkError.excerpt("\(name): \(shown)"))
             }
         }
         if options.contains(.bodies), !response.data.isEmpty {
-            let shown = Data(redaction.body(response.data, contentType: response.header("Content-Type")).utf8)
+            let redacted = redaction.body(response.data, contentType: response.header("Content-Type"))
+            let shown = Data(redaction.hidingSecrets(of: request, in: redacted).utf8)
             lines.append("    " + Self.excerpt(shown))
         }
         return lines.joined(separator: "\n")

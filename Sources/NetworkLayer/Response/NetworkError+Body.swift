@@ -8,7 +8,8 @@ extension NetworkError {
     /// ``description``, followed, when `includingBody` is `true` and the server answered with a
     /// body, by that body with the values of secret fields replaced: JSON members and form
     /// fields named by `redaction`'s query parameters (`access_token`, `password`, …, see
-    /// ``Redaction/default``). At most ``bodyExcerptLimit`` bytes of it, on one line.
+    /// ``Redaction/default``), and the request's own credentials wherever the server repeats
+    /// them. At most ``bodyExcerptLimit`` bytes of it, on one line.
     ///
     /// No other string made from an error shows body bytes; this is the explicit way to see
     /// what the server said while debugging. The raw body is `error.response?.data`.
@@ -28,7 +29,9 @@ extension NetworkError {
     /// - Returns: One line of text.
     public func description(includingBody: Bool, redaction: Redaction = .default) -> String {
         guard includingBody, let response, !response.data.isEmpty else { return description }
-        let shown = redaction.body(response.data, contentType: response.header("Content-Type"))
+        let redacted = redaction.body(response.data, contentType: response.header("Content-Type"))
+        // The request's own secrets too, where the server repeats them (a refused token).
+        let shown = redaction.merging(response.redaction ?? .none).hidingSecrets(of: response.request, in: redacted)
         return description + " Body: " + Self.excerpt(shown)
     }
 

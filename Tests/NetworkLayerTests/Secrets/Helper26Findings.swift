@@ -88,6 +88,38 @@ struct Helper26Findings {
         #expect(!failure.contains("tok-SECRET-fragment"), "\(failure)")
     }
 
+    // MARK: Finding 2: credentials a server echoes in a body shown on request
+
+    /// httpbin's `/headers`, like many debugging endpoints, answers with the request's headers:
+    /// a logger with `.bodies` logged the plugin's bearer token, which the request line hides.
+    @Test(arguments: TestTransport.all)
+    func theLoggersBodiesDoNotShowACredentialTheServerEchoes(_ transport: TestTransport) async throws {
+        let lines = Lines()
+        let router = transport.router(plugins: [
+            AccessTokenPlugin(token: { "tok-SECRET-echoed" }),
+            NetworkLoggerPlugin(options: [.bodies], sink: { lines.append($0) }),
+        ])
+        let response = try await router.request(.httpbin("headers"))
+        #expect(response.text.contains("tok-SECRET-echoed"), "the server echoed the token")
+        let text = lines.all.joined(separator: "\n")
+        #expect(!text.contains("tok-SECRET-echoed"), "\(text)")
+    }
+
+    /// A 401 whose body repeats the refused credential: `description(includingBody:)` showed it.
+    @Test(arguments: TestTransport.all)
+    func anErrorsBodyDoesNotShowTheCredentialTheServerRepeats(_ transport: TestTransport) async throws {
+        let router = transport.router(plugins: [AccessTokenPlugin(token: { "tok-SECRET-refused" })])
+        do {
+            _ = try await router.request(.fixture("echo-401"))
+            Issue.record("expected a 401")
+        } catch {
+            #expect(error.response?.text.contains("tok-SECRET-refused") == true, "the server repeated the token")
+            for shown in [error.description(includingBody: true), error.description(includingBody: true, redaction: router.redaction)] {
+                #expect(!shown.contains("tok-SECRET-refused"), "\(shown)")
+            }
+        }
+    }
+
 }
 
 private final class Lines: Sendable {
