@@ -164,8 +164,12 @@ extension NetworkError: LocalizedError {
                 + " \(HTTPURLResponse.localizedString(forStatusCode: response.statusCode))"
                 + " (\(response.data.count)-byte body)."
         case .decoding(let error, let response):
+            // The decoder quotes the body (a key, an enum's raw value), where a server may repeat
+            // what it was sent: the request's own secrets are hidden there.
+            let redaction = response.redaction ?? .default
+            let described = Self.describe(error) { redaction.hidingSecrets(of: response.request, in: $0) }
             return "The \(response.statusCode) response (\(response.data.count)-byte body) could not be decoded:"
-                + " \(Self.describe(error))."
+                + " \(described)."
         case .download(let error):
             return error.errorDescription
         case .stream(let error):
@@ -190,14 +194,17 @@ extension NetworkError: LocalizedError {
     /// text come from the body (a key, an enum's raw value, every digit of a number too large):
     /// each is shown as an excerpt of at most 256 bytes (found from outside 2026-11-26: a
     /// 200 KB key, with escape sequences and line breaks, was quoted whole).
-    static func describe(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "\(error)" }
+    ///
+    /// - Parameter hiding: Applied to the text from the body before it is cut, so that a secret
+    ///   it hides is never cut in two and half of it shown.
+    static func describe(_ error: any Error, hiding: (String) -> String = { $0 }) -> String {
+        guard let error = error as? DecodingError else { return hiding("\(error)") }
         func path(_ context: DecodingError.Context) -> String {
-            let path = excerpt(context.codingPath.dottedPath, limit: 256)
+            let path = excerpt(hiding(context.codingPath.dottedPath), limit: 256)
             return path.isEmpty ? "at the top level" : "at \"\(path)\""
         }
         func detail(_ context: DecodingError.Context) -> String {
-            excerpt(context.debugDescription, limit: 256)
+            excerpt(hiding(context.debugDescription), limit: 256)
         }
         switch error {
         case .typeMismatch(let type, let context):
@@ -212,7 +219,7 @@ extension NetworkError: LocalizedError {
             while shown.hasSuffix(".") { shown.removeLast() }
             return "corrupted data \(path(context)): \(shown)"
         @unknown default:
-            return excerpt("\(error)", limit: 256)
+            return excerpt(hiding("\(error)"), limit: 256)
         }
     }
 }

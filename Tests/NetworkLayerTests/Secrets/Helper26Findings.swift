@@ -120,7 +120,42 @@ struct Helper26Findings {
         }
     }
 
+    // MARK: Finding 3: a decoding error quotes a credential the server echoes
+
+    /// A value the server repeats from the request, decoded into an enum: the decoding error's
+    /// sentence, which every string of the error and of an APIError made from it show, quoted
+    /// the bearer token. (The logger sees a 200: `request(_:as:)` decodes after delivery.)
+    @Test(arguments: TestTransport.all)
+    func aDecodingErrorDoesNotQuoteACredentialTheServerEchoes(_ transport: TestTransport) async throws {
+        let lines = Lines()
+        let router = transport.router(plugins: [
+            AccessTokenPlugin(token: { "tok-SECRET-decoded" }),
+            NetworkLoggerPlugin(sink: { lines.append($0) }),
+        ])
+        do {
+            _ = try await router.request(.fixture("echo"), as: EchoedRequest.self)
+            Issue.record("expected a decoding failure")
+        } catch {
+            guard case .decoding = error else {
+                Issue.record("expected .decoding, got \(error)")
+                return
+            }
+            #expect(error.response?.text.contains("tok-SECRET-decoded") == true, "the server echoed the token")
+            let strings = [
+                "\(error)", String(reflecting: error), error.localizedDescription, APIError(error).localizedDescription,
+            ]
+            for string in strings + lines.all {
+                #expect(!string.contains("tok-SECRET-decoded"), "\(string)")
+            }
+        }
+    }
+
 }
+
+private enum AuthorizationKind: String, Decodable { case none }
+private struct EchoedHeaders: Decodable { let authorization: AuthorizationKind }
+/// The fixture's `/echo`, with the `Authorization` it received read as a closed set of values.
+private struct EchoedRequest: Decodable { let headers: EchoedHeaders }
 
 private final class Lines: Sendable {
     private let lines = Locked<[String]>([])
