@@ -6,9 +6,9 @@ import FoundationNetworking
 extension Redaction {
     /// `text` with every secret of `request` in it replaced: the values of its credential
     /// headers (a token after its scheme too: `Bearer abc` and `abc`, and each cookie's value)
-    /// and of its secret query parameters. For what a server sends back about a request, such
-    /// as an error message that repeats the token it refused. Values shorter than four
-    /// characters are left, since they would match ordinary text.
+    /// and of its secret query parameters, decoded and as sent. For what a server sends back
+    /// about a request, such as an error message that repeats the token it refused. Values
+    /// shorter than four characters are left, since they would match ordinary text.
     func hidingSecrets(of request: URLRequest, in text: String) -> String {
         var secrets: [String] = []
         for (name, value) in request.allHTTPHeaderFields ?? [:] where isCredentialHeader(name) {
@@ -20,8 +20,15 @@ extension Redaction {
                 }
             }
         }
-        if let url = request.url, let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems {
-            secrets += items.filter { hidesParameter(named: $0.name) }.compactMap(\.value)
+        if let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+            secrets += (components.queryItems ?? []).filter { hidesParameter(named: $0.name) }.compactMap(\.value)
+            // As sent, too: a server that repeats the request target repeats `k%2By%3D`, not `k+y=`.
+            for pair in (components.percentEncodedQuery ?? "").split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                if parts.count == 2, hidesParameter(named: String(parts[0]).removingPercentEncoding ?? String(parts[0])) {
+                    secrets.append(String(parts[1]))
+                }
+            }
         }
         var shown = text
         // Longest first, so that `Bearer abc` goes whole rather than leaving `Bearer `.

@@ -150,6 +150,30 @@ struct Helper26Findings {
         }
     }
 
+    // MARK: Finding 4: a query secret the server repeats as it was sent
+
+    /// The server's message repeats the request target as received, percent-encoded: an API key
+    /// with `+`, `/` or `=` (Base64) was hidden only in its decoded form, which the message
+    /// does not hold.
+    @Test(arguments: TestTransport.all)
+    func aServerMessageDoesNotShowAQuerySecretItRepeatsPercentEncoded(_ transport: TestTransport) async throws {
+        var endpoint = TestEndpoint.fixture("echo-401")
+        endpoint.task = .requestParameters(
+            bodyParameters: nil, bodyEncoding: .json, urlParameters: ["api_key": "k3y+SECRET/b64=="])
+        let message = ErrorMessage { data in (try? JSONSerialization.jsonObject(with: data) as? [String: String])?["message"] }
+        do {
+            _ = try await transport.router().request(endpoint)
+            Issue.record("expected a 401")
+        } catch {
+            let apiError = APIError(error, errorMessage: message)
+            let shown = [apiError.localizedDescription, apiError.httpFailure.map { "\($0)" } ?? ""]
+            #expect(apiError.httpFailure?.serverMessage?.contains("SECRET") == true, "the server repeated the key")
+            for string in shown {
+                #expect(!string.contains("SECRET"), "\(string)")
+            }
+        }
+    }
+
 }
 
 private enum AuthorizationKind: String, Decodable { case none }
