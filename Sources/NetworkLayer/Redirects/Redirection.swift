@@ -36,7 +36,13 @@ struct Redirection {
         }
 
         var next = request
+        // Schemes are case-insensitive (RFC 3986 §3.1), and FoundationNetworking refuses `HTTP://`
+        // as an unsupported URL where libcurl follows it: sent in lower case, as URLJoining does.
         next.url = target
+        if target.scheme != scheme, var components = URLComponents(url: target, resolvingAgainstBaseURL: false) {
+            components.scheme = scheme
+            next.url = components.url ?? target
+        }
         let method = (request.httpMethod ?? "GET").uppercased()
         let becomesGET = response.statusCode == 303 ? method != "HEAD" : (response.statusCode <= 302 && method == "POST")
         if becomesGET {

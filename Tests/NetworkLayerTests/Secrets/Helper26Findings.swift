@@ -174,6 +174,20 @@ struct Helper26Findings {
         }
     }
 
+    // MARK: Finding 5: a Location whose scheme is in capitals
+
+    /// RFC 3986 §3.1: schemes are case-insensitive, and Redirection checks `HTTP` as `http`;
+    /// CurlTransport followed `HTTP://…`, and URLSessionTransport failed with unsupportedURL.
+    @Test(arguments: TestTransport.all)
+    func aLocationWithTheSchemeInCapitalsIsFollowedOnEveryTransport(_ transport: TestTransport) async throws {
+        let fixture = try #require(TestServers.fixture)
+        let port = try #require(fixture.port)
+        var endpoint = TestEndpoint.fixture("redirect-to")
+        endpoint.task = .requestParameters(
+            bodyParameters: nil, bodyEncoding: .json, urlParameters: ["url": "HTTP://127.0.0.1:\(port)/echo"])
+        let response = try await transport.router().request(endpoint)
+        #expect(try jsonObject(response.data)["target"] as? String == "/echo")
+    }
 }
 
 private enum AuthorizationKind: String, Decodable { case none }
