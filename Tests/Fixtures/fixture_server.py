@@ -63,6 +63,9 @@ Routes (any method unless noted; unknown paths get 404 {"error":"no route"}):
     /repeated-headers           200 with X-Repeated twice and two Link fields
     /set-cookies?status=N       N (200 by default) with two Set-Cookie fields, the first with an
                                 Expires date (which has a comma): expiring=1 and plain=2
+    /secure-cookie-then-redirect?next=U
+                                302 to U with Set-Cookie sid=…; Secure (served over TLS, it
+                                sets a cookie a client must never send over plain http)
     /limits/...                 endless bodies, gzip bombs, sized bodies (limit_routes.py)
 
 Python 3.11 standard library only; binds to 127.0.0.1 and nothing else.
@@ -613,6 +616,12 @@ async def r_set_cookies(req):
     ])
 
 
+# helper-26: a session cookie marked Secure, set with a redirect to ?next=URL (302).
+async def r_secure_cookie_then_redirect(req):
+    return Response(302, (("Location", req.query.get("next", "/echo")),
+                          ("Set-Cookie", "sid=sec-SECRET-cookie; Path=/; Secure; HttpOnly")), b"")
+
+
 async def r_not_found(req):
     return NOT_FOUND
 
@@ -652,6 +661,7 @@ EXACT_ROUTES = {
     "/early-hints": r_early_hints,
     "/repeated-headers": r_repeated_headers,
     "/set-cookies": r_set_cookies,
+    "/secure-cookie-then-redirect": r_secure_cookie_then_redirect,
 }
 
 PREFIX_ROUTES = (
