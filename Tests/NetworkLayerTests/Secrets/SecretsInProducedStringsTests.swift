@@ -8,8 +8,8 @@ import FoundationNetworking
 #endif
 
 /// Found from outside by helper-26 (2026-11-26): secrets that reached strings the package makes.
-@Suite("Helper26 findings: secrets in strings", .needsFixtureServer, .needsHTTPBin)
-struct Helper26Findings {
+@Suite("Secrets in the strings the package makes", .needsFixtureServer, .needsHTTPBin)
+struct SecretsInProducedStringsTests {
     // MARK: Finding 1: a token in a URL's fragment
 
     /// An OAuth implicit grant (RFC 6749 §4.2.2) returns its token in the fragment of the
