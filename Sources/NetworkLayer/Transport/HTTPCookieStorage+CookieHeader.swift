@@ -4,16 +4,21 @@ import FoundationNetworking
 #endif
 
 extension HTTPCookieStorage {
-    /// The `Cookie` header a transport sends to `url` from this storage: its cookies for the URL
-    /// (``cookies(sentTo:)``) joined as `HTTPCookie.requestHeaderFields(with:)` does; `nil` when
-    /// there is none.
+    /// The `Cookie` header a transport of the package sends to `url` from this storage: its
+    /// cookies for the URL (``cookies(sentTo:)``) joined as `HTTPCookie.requestHeaderFields(with:)`
+    /// does; `nil` when there is none.
     ///
     /// The one rule both transports use, to send the header and to report it to the cache.
     package func cookieHeader(for url: URL) -> String? {
-        let cookies = cookies(sentTo: url)
-        guard !cookies.isEmpty, let header = HTTPCookie.requestHeaderFields(with: cookies)["Cookie"], !header.isEmpty
-        else { return nil }
-        return header
+        Self.header(joining: cookies(sentTo: url))
+    }
+
+    /// The `Cookie` header FoundationNetworking itself puts on a request to `url` when a
+    /// session's configuration sets cookies: every cookie `cookies(for:)` gives, which on Linux
+    /// matches the host alone. What a session of the caller's sends (``URLSessionTransport``
+    /// reports it to the cache and to deduplication); `nil` when there is none.
+    package func cookieHeaderFoundationSends(for url: URL) -> String? {
+        Self.header(joining: cookies(for: url) ?? [])
     }
 
     /// The cookies RFC 6265 §5.4 sends to `url`: `cookies(for:)`, which on Linux matches the host
@@ -31,12 +36,18 @@ extension HTTPCookieStorage {
         }
     }
 
+    private static func header(joining cookies: [HTTPCookie]) -> String? {
+        guard !cookies.isEmpty, let header = HTTPCookie.requestHeaderFields(with: cookies)["Cookie"], !header.isEmpty
+        else { return nil }
+        return header
+    }
+
     /// RFC 6265 §5.1.4: the cookie path is the request path, or a prefix of it that ends with
-    /// `/` or is followed by `/`.
+    /// `/` or is followed by `/`. Compared byte by byte: both come from a server.
     private static func path(_ requestPath: String, matches cookiePath: String) -> Bool {
-        let cookiePath = cookiePath.isEmpty ? "/" : cookiePath
-        guard requestPath.hasPrefix(cookiePath) else { return false }
-        return requestPath.count == cookiePath.count || cookiePath.hasSuffix("/")
-            || requestPath[requestPath.index(requestPath.startIndex, offsetBy: cookiePath.count)] == "/"
+        let request = Array(requestPath.utf8)
+        let cookie = cookiePath.isEmpty ? Array("/".utf8) : Array(cookiePath.utf8)
+        guard request.starts(with: cookie) else { return false }
+        return request.count == cookie.count || cookie.last == UInt8(ascii: "/") || request[cookie.count] == UInt8(ascii: "/")
     }
 }

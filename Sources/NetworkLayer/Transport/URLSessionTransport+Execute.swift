@@ -15,7 +15,7 @@ extension URLSessionTransport {
     public func execute(_ request: URLRequest, body: UploadBody?, progress: @escaping TransferProgressHandler) async throws
         -> StreamedResponse
     {
-        let request = try request.readyForFoundation(body: body)
+        let request = try readyForFoundation(request, body: body)
         guard let (session, delegate) = ownedTransferSession else {
             return try await executeWhole(request, body: body, progress: progress)
         }

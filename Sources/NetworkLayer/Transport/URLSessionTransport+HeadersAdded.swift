@@ -12,8 +12,9 @@ extension URLSessionTransport {
     }
 
     /// What the session adds to `request` on the wire: the `Cookie` header made from its
-    /// configuration's `httpCookieStorage` for the request's URL (when `httpShouldSetCookies`),
-    /// and the configuration's `httpAdditionalHeaders` the request does not set itself.
+    /// configuration's `httpCookieStorage` for the request's URL (when `httpShouldSetCookies`;
+    /// on an owned session, the transport's, see ``URLSessionTransport``), and the
+    /// configuration's `httpAdditionalHeaders` the request does not set itself.
     ///
     /// `nil` for a session of the caller's that may answer an authentication challenge with a
     /// credential the request does not show: one with a delegate, or whose credential storage
@@ -32,10 +33,13 @@ extension URLSessionTransport {
             guard let name = name as? String, request.headerValue(named: name) == nil else { continue }
             added[name] = "\(value)"
         }
-        // Not `request.httpShouldHandleCookies`: FoundationNetworking ignores it and sets cookies anyway.
-        if configuration.httpShouldSetCookies, let url = request.url,
-            let cookie = configuration.httpCookieStorage?.cookieHeader(for: url)
+        if ownedTransferSession != nil {
+            added["Cookie"] = cookieAdded(to: request)
+        } else if configuration.httpShouldSetCookies, let url = request.url,
+            let cookie = configuration.httpCookieStorage?.cookieHeaderFoundationSends(for: url)
         {
+            // Not `request.httpShouldHandleCookies`: FoundationNetworking ignores it, and replaces
+            // a request's own `Cookie` header with the storage's.
             added["Cookie"] = cookie
         }
         return added

@@ -11,7 +11,7 @@ extension URLSessionTransport {
     /// With a session of your own (``init(session:)``) there is no delegate of ours to report
     /// progress: the body is sent from memory and reported once, at the end.
     public func upload(_ request: URLRequest, body: UploadBody, progress: @escaping TransferProgressHandler) async throws -> (Data, HTTPURLResponse) {
-        let request = try request.readyForFoundation(body: body)
+        let request = try readyForFoundation(request, body: body)
         guard let (session, delegate) = ownedTransferSession else {
             return try await TransportForms.collect(execute(request, body: body, progress: progress), limit: maximumResponseSize)
         }
@@ -43,7 +43,7 @@ extension URLSessionTransport {
     /// A data task rather than a download task: on Linux `download(for:delegate:)` corrupts the
     /// file and download tasks leave Foundation's temporary files behind.
     public func download(_ request: URLRequest, to file: URL, progress: @escaping TransferProgressHandler) async throws -> (Data, HTTPURLResponse) {
-        let request = try request.readyForFoundation()
+        let request = try readyForFoundation(request)
         guard let (session, delegate) = ownedTransferSession else {
             return try await TransportForms.download(
                 execute(request, body: nil, progress: { _, _ in }), to: file, limit: maximumResponseSize, progress: progress)

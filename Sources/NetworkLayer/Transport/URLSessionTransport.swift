@@ -30,6 +30,12 @@ import FoundationNetworking
 /// the process), and credentials travel in headers that the endpoint or a plugin sets, never
 /// from a store that Foundation consults by itself.
 ///
+/// An owned session's cookies (its configuration's `httpCookieStorage`, when
+/// `httpShouldSetCookies`) are added by the transport, by RFC 6265's rules: FoundationNetworking
+/// adds every cookie of the host, a `Secure` one to plain http too, and whatever its `Path`. A
+/// request's own `Cookie` header is kept, as on ``HTTPTransport``s of libcurl. A session of the
+/// caller's adds its cookies as Foundation does.
+///
 /// A background configuration (`URLSessionConfiguration.background(withIdentifier:)`) is
 /// refused: background sessions run tasks out of process and do not accept completion
 /// handlers (on Apple platforms they raise an Objective-C exception). Every request through
@@ -51,6 +57,9 @@ public struct URLSessionTransport: HTTPTransport {
     private let refusal: URLError?
     /// The task delegate that keeps redirects the router's on a session of the caller's.
     private let redirectHandback: RedirectHandback?
+    /// The storage whose cookies the transport adds itself, for an owned session whose
+    /// configuration sets cookies (the session's own setting is turned off).
+    private let cookieStorage: HTTPCookieStorage?
 
     /// Creates a transport that owns a new session made from `configuration`.
     ///
@@ -77,6 +86,10 @@ public struct URLSessionTransport: HTTPTransport {
         // Credentials come from headers only; a shared credential store would add them for a
         // protection space the router never sees.
         configuration.urlCredentialStorage = nil
+        // Sent by the transport, by RFC 6265's rules (see the type's documentation); the session
+        // still stores the cookies of responses, by its `httpCookieAcceptPolicy`.
+        let cookieStorage = configuration.httpShouldSetCookies ? configuration.httpCookieStorage : nil
+        configuration.httpShouldSetCookies = false
         let delegate = SessionDelegate()
         // Foundation's default serial delegate queues, for both sessions. FoundationNetworking
         // completes a task and cancels it in two operations on that queue, each guarded by
@@ -89,6 +102,7 @@ public struct URLSessionTransport: HTTPTransport {
         self.owner = SessionOwner(session: session, transferSession: transferSession, delegate: delegate)
         self.refusal = nil
         self.redirectHandback = nil
+        self.cookieStorage = cookieStorage
     }
 
     /// Creates a transport on `session`, which stays yours: it is not invalidated, and its
@@ -109,6 +123,7 @@ public struct URLSessionTransport: HTTPTransport {
         self.owner = nil
         self.refusal = Self.refusal(forIdentifier: session.configuration.identifier)
         self.redirectHandback = RedirectHandback()
+        self.cookieStorage = nil
     }
 
     /// A transport whose every request fails with `refusal`, nothing sent. Its session is never
@@ -120,6 +135,7 @@ public struct URLSessionTransport: HTTPTransport {
         self.owner = nil
         self.refusal = refusal
         self.redirectHandback = nil
+        self.cookieStorage = nil
     }
 
     /// The error every request gets through a session configuration with `identifier`: only
@@ -163,7 +179,7 @@ extension URLSessionTransport: CallbackTransport {
     /// On a session of the caller's, a data task with a completion handler, whose body is
     /// checked against the limit once it is complete.
     package func start(_ request: URLRequest, completion: @escaping Completion) -> @Sendable () -> Void {
-        let request = request.withTimeoutFoundationTakes
+        let request = withStoredCookies(request.withTimeoutFoundationTakes)
         if let refusal {
             completion(.failure(refusal))
             return {}
@@ -220,14 +236,33 @@ extension URLSessionTransport: CallbackTransport {
     }
 }
 
-extension URLRequest {
-    /// The request as FoundationNetworking may be given it: its head checked
-    /// (``validateHead(body:)``), its timeout bounded (``withTimeoutFoundationTakes``).
-    func readyForFoundation(body: UploadBody? = nil) throws(RequestBuildingError) -> URLRequest {
-        try validateHead(body: body)
-        return withTimeoutFoundationTakes
+extension URLSessionTransport {
+    /// `request` as FoundationNetworking may be given it: its head checked
+    /// (``URLRequest/validateHead(body:)``), its timeout bounded
+    /// (``URLRequest/withTimeoutFoundationTakes``), the stored cookies added.
+    func readyForFoundation(_ request: URLRequest, body: UploadBody? = nil) throws(RequestBuildingError) -> URLRequest {
+        try request.validateHead(body: body)
+        return withStoredCookies(request.withTimeoutFoundationTakes)
     }
 
+    /// `request` with the `Cookie` header of ``cookieStorage`` for its URL, unless it has one.
+    func withStoredCookies(_ request: URLRequest) -> URLRequest {
+        guard let cookie = cookieAdded(to: request) else { return request }
+        var request = request
+        request.setValue(cookie, forHTTPHeaderField: "Cookie")
+        return request
+    }
+
+    /// The `Cookie` header an owned session's transport adds to `request`: `nil` without a
+    /// storage, when the request has a `Cookie` header of its own, or when the storage has no
+    /// cookie for it.
+    func cookieAdded(to request: URLRequest) -> String? {
+        guard let storage = cookieStorage, let url = request.url, request.headerValue(named: "Cookie") == nil else { return nil }
+        return storage.cookieHeader(for: url)
+    }
+}
+
+extension URLRequest {
     /// The request with a `timeoutInterval` that FoundationNetworking can take: it converts the
     /// interval to an `Int` of milliseconds for libcurl and traps on infinity, NaN and anything
     /// past about 9e15 seconds either way. Such a value (a plugin's "no idle timeout", found from

@@ -11,9 +11,10 @@ import FoundationNetworking
 /// Found from outside by helper-26 (2026-11-26): a cookie marked `Secure` (RFC 6265 §5.4: sent
 /// only over a secure channel) went over plain http from the transport's cookie storage, and a
 /// cookie went to paths outside its `Path`: `HTTPCookieStorage.cookies(for:)` on Linux matches
-/// the host alone.
-@Suite("Helper26 findings: cookies of the storage", .needsFixtureServer)
-struct Helper26CookieFindings {
+/// the host alone, and FoundationNetworking sends what it gives. Both transports now add the
+/// storage's cookies themselves, by the same rule.
+@Suite("Cookies of the storage, by RFC 6265", .needsFixtureServer)
+struct StoredCookieRulesTests {
     /// The app signed in over https, which set a `Secure` session cookie for the host; a later
     /// request to the same host over plain http (an http endpoint, or a redirect that downgrades)
     /// carried the cookie in clear text.
@@ -30,17 +31,8 @@ struct Helper26CookieFindings {
         let router = Router<TestEndpoint>(transport: sender, callbackQueue: DispatchQueue(label: "tests"))
         let echo = try jsonObject(try await router.request(.fixture("echo")).data)
         let cookie = (echo["headers"] as? [String: String])?["cookie"]
-        withKnownIssue(Self.foundationAddsItsOwn) {
-            #expect(cookie?.contains("sec-SECRET-cookie") != true, "sent over http: \(cookie ?? "")")
-        } when: {
-            transport == .urlSession
-        }
+        #expect(cookie?.contains("sec-SECRET-cookie") != true, "sent over http: \(cookie ?? "")")
     }
-
-    /// FoundationNetworking puts the storage's cookies on the request itself, from
-    /// `cookies(for:)`: URLSessionTransport would have to turn `httpShouldSetCookies` off on
-    /// the sessions it owns and add ``HTTPCookieStorage/cookieHeader(for:)`` itself.
-    static let foundationAddsItsOwn: Comment = "URLSessionTransport: FoundationNetworking adds the storage's cookies by host alone"
 
     /// The same over one request: the https server sets a `Secure` cookie on its redirect to
     /// plain http on the same host (RFC 9110 §15.4: a downgrade the router follows, credentials
@@ -76,10 +68,29 @@ struct Helper26CookieFindings {
         let router = Router<TestEndpoint>(transport: sender, callbackQueue: DispatchQueue(label: "tests"))
         let echo = try jsonObject(try await router.request(.fixture("echo")).data)
         let cookie = (echo["headers"] as? [String: String])?["cookie"]
-        withKnownIssue(Self.foundationAddsItsOwn) {
-            #expect(cookie?.contains("path-SECRET-cookie") != true, "sent to /echo: \(cookie ?? "")")
-        } when: {
-            transport == .urlSession
-        }
+        #expect(cookie?.contains("path-SECRET-cookie") != true, "sent to /echo: \(cookie ?? "")")
+    }
+
+    /// A request's own `Cookie` header is sent as it is, the storage's cookies left out, on both
+    /// transports (FoundationNetworking replaced it with the storage's, libcurl kept it), and
+    /// the transport reports adding nothing, so that the cache and deduplication key on what was
+    /// sent.
+    @Test(arguments: TestTransport.all)
+    func aRequestsOwnCookieHeaderIsSentAsItIs(_ transport: TestTransport) async throws {
+        let (sender, storage) = try #require(transport.makeWithCookies())
+        let fixture = try #require(TestServers.fixture)
+        let echoURL = fixture.appendingPathComponent("echo")
+        storage.setCookies(
+            HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": "stored=from-storage; Path=/"], for: echoURL), for: echoURL,
+            mainDocumentURL: echoURL)
+        var endpoint = TestEndpoint.fixture("echo")
+        endpoint.headers = ["Cookie": "own=from-request"]
+        var request = URLRequest(url: echoURL)
+        #expect(sender.headersAdded(to: request)?["Cookie"] == "stored=from-storage")
+        request.setValue("own=from-request", forHTTPHeaderField: "Cookie")
+        #expect(sender.headersAdded(to: request)?["Cookie"] == nil)
+        let router = Router<TestEndpoint>(transport: sender, callbackQueue: DispatchQueue(label: "tests"))
+        let echo = try jsonObject(try await router.request(endpoint).data)
+        #expect((echo["headers"] as? [String: String])?["cookie"] == "own=from-request")
     }
 }
