@@ -103,14 +103,21 @@ final class RequestHandle: Cancellable {
     }
 
     /// Ends what ``beginAttempt()`` began, delivering an outcome that arrived meanwhile.
-    func endAttempt() {
-        let deferred = state.withLock { state -> (Result<Response, NetworkError>, Int)? in
+    ///
+    /// - Returns: Whether the attempt may still be sent: `false` once the request was
+    ///   interrupted or finished while the plugins were told (a `willSend` that cancelled it),
+    ///   when nothing must reach the transport.
+    @discardableResult
+    func endAttempt() -> Bool {
+        let (deferred, wanted) = state.withLock { state -> ((Result<Response, NetworkError>, Int)?, Bool) in
             state.isAnnouncing = false
-            guard let outcome = state.deferredOutcome else { return nil }
+            let wanted = !state.isFinished && state.interruption == nil
+            guard let outcome = state.deferredOutcome else { return (nil, wanted) }
             state.deferredOutcome = nil
-            return (outcome, state.attempts)
+            return ((outcome, state.attempts), wanted)
         }
         if let (outcome, attempts) = deferred { deliver(outcome, attempts) }
+        return wanted
     }
 
     /// Makes the work's coming result the outcome: from now on ``cancel()`` and the deadline do

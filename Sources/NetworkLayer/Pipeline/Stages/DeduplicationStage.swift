@@ -19,6 +19,8 @@ struct DeduplicationStage: RequestStage {
         guard Self.isShareable(exchange), let added = exchange.transport.headersAdded(to: exchange.request) else {
             return try await next(exchange)
         }
+        // A caller already cancelled would start a shared transfer only to leave it at once.
+        guard !Task.isCancelled else { throw .cancelled }
         let key = SharedTransfers.Key(exchange.request, added: added)
         let (outcome, joined) = await transfers.outcome(for: key) {
             () async throws(NetworkError) -> Response in try await next(exchange)

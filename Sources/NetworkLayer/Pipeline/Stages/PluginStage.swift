@@ -31,7 +31,9 @@ struct PluginStage: RequestStage {
         guard let attempt = exchange.handle.beginAttempt() else { throw .cancelled }
         exchange.context.attempt = attempt
         for plugin in plugins { plugin.willSend(exchange.request, context: exchange.context) }
-        exchange.handle.endAttempt()
+        // A willSend may have cancelled the request (`router.cancel()`, a handle's `cancel()`):
+        // its caller has heard `.cancelled`, and nothing may reach the transport.
+        guard exchange.handle.endAttempt() else { throw .cancelled }
         return try await next(exchange)
     }
 }

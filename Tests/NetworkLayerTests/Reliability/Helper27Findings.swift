@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+import TestSupport
+import TransportTestSupport
+@testable import NetworkLayer
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Helper-27's reproductions: exactly-once, cancellation and "nothing leaked" when features
+/// combine (plugins, retry, replay, sharing, cache, streams).
+@Suite("Helper-27: features combined", .serialized)
+struct Helper27Findings {
+    /// A user's transport that answers each request with the next status of `statuses` (the
+    /// last one repeats) after `delay` seconds, and counts what it was asked to send.
+    final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
+        private let lock = NSLock()
+        private var sent: [URLRequest] = []
+        private let statuses: [Int]
+        private let delay: Double
+        private let headers: [String: String]
+        private let body: Data
+
+        init(statuses: [Int], delay: Double = 0, headers: [String: String] = [:], body: Data = Data("ok".utf8)) {
+            self.statuses = statuses
+            self.delay = delay
+            self.headers = headers
+            self.body = body
+        }
+
+        func execute(_ request: URLRequest, body: UploadBody?, progress: @escaping TransferProgressHandler) async throws -> StreamedResponse {
+            let index = lock.withLock { () -> Int in
+                sent.append(request)
+                return sent.count - 1
+            }
+            if delay > 0 { try await Task.sleep(nanoseconds: UInt64(delay * 1e9)) }
+            let status = statuses[min(index, statuses.count - 1)]
+            let response = HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!
+            return StreamedResponse(response: response, body: BodyStream(self.body))
+        }
+
+        func headersAdded(to request: URLRequest) -> HTTPHeaders? { [:] }
+
+        var count: Int { lock.withLock { sent.count } }
+    }
+
+    /// Counts every hook of a plugin, and runs `onWillSend` in `willSend`.
+    final class HookCounter: PluginType, @unchecked Sendable {
+        private let lock = NSLock()
+        private var counts = (prepared: 0, willSend: 0, received: 0, replays: 0)
+        let onWillSend: @Sendable () -> Void
+        /// How long `shouldReplay` takes, without looking at cancellation (a refresh over a
+        /// session of the user's own), and what it answers.
+        let replayAfter: Double?
+
+        init(replayAfter: Double? = nil, onWillSend: @escaping @Sendable () -> Void = {}) {
+            self.replayAfter = replayAfter
+            self.onWillSend = onWillSend
+        }
+
+        func prepare(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+            lock.withLock { counts.prepared += 1 }
+            return request
+        }
+
+        func willSend(_ request: URLRequest, context: RequestContext) {
+            lock.withLock { counts.willSend += 1 }
+            onWillSend()
+        }
+
+        func didReceive(_ result: Result<Response, NetworkError>, context: RequestContext) {
+            lock.withLock { counts.received += 1 }
+        }
+
+        func shouldReplay(after response: Response, context: RequestContext) async throws -> Bool {
+            guard let replayAfter else { return false }
+            lock.withLock { counts.replays += 1 }
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().asyncAfter(deadline: .now() + replayAfter) { done.resume() }
+            }
+            return true
+        }
+
+        var prepared: Int { lock.withLock { counts.prepared } }
+        var willSend: Int { lock.withLock { counts.willSend } }
+        var received: Int { lock.withLock { counts.received } }
+        var replays: Int { lock.withLock { counts.replays } }
+    }
+
+    /// What a plugin can reach before the router exists.
+    final class Box<Value>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: Value?
+        var value: Value? {
+            get { lock.withLock { stored } }
+            set { lock.withLock { stored = newValue } }
+        }
+    }
+
+    static func waitForCompletion(
+        _ router: Router<TestEndpoint>, _ endpoint: TestEndpoint, cancelAfter delay: Double? = nil
+    ) async -> Result<Response, NetworkError> {
+        await withCheckedContinuation { continuation in
+            let handle = router.request(endpoint) { continuation.resume(returning: $0) }
+            if let delay {
+                DispatchQueue.global().asyncAfter(deadline: .now() + delay) { handle.cancel() }
+            }
+        }
+    }
+
+    static func outcome(_ router: Router<TestEndpoint>, _ endpoint: TestEndpoint) async -> Result<Response, NetworkError> {
+        do {
+            return .success(try await router.request(endpoint))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    // MARK: Finding 1: a willSend that cancels its request (router.cancel()) still sends it
+
+    /// A plugin's `willSend` that cancels the request (re-entrant `router.cancel()`, or a
+    /// completion-style policy that gives up) makes the caller hear `.cancelled`, and yet the
+    /// request goes on to the transport: PluginStage calls `next` after `endAttempt()` without
+    /// asking the handle whether it is still wanted. With sharing on, the cancelled caller even
+    /// starts a shared transfer of its own.
+    @Test(arguments: [false, true], [0, 2])
+    func aRequestCancelledInWillSendIsNotSent(deduplicates: Bool, retries: Int) async throws {
+        let transport = ScriptedTransport(statuses: [200])
+        let routerBox = Box<Router<TestEndpoint>>()
+        let plugin = HookCounter(onWillSend: { routerBox.value?.cancel() })
+        let router = Router<TestEndpoint>(
+            transport: transport, callbackQueue: DispatchQueue(label: "tests"), plugins: [plugin],
+            retryPolicy: retries > 0 ? RetryPolicy(retryLimit: retries, backoffScale: 0.01) : .none,
+            deduplicatesRequests: deduplicates)
+        routerBox.value = router
+        let result = await Self.waitForCompletion(router, .offline())
+        #expect(result.isCancelled)
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(transport.count == 0, "the transport was asked to send a request its caller was told was cancelled")
+        #expect(plugin.received == 1)
+        #expect(router.inFlightCount == 0)
+        routerBox.value = nil
+    }
+
+}
