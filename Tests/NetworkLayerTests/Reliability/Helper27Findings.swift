@@ -142,4 +142,29 @@ struct Helper27Findings {
         routerBox.value = nil
     }
 
+    // MARK: Finding 2: a replay decided after the cancellation still starts
+
+    /// A plugin's `shouldReplay` that takes a while (a token refresh over its own session) and
+    /// returns `true` after the caller cancelled: the caller was told `.cancelled` at once, and
+    /// the replay still starts (the plugins' `prepare` runs again, a refresh plugin's token
+    /// fetch with it). ReplayStage checks `Task.isCancelled` before asking each plugin, not
+    /// after the answer.
+    @Test(arguments: [false, true])
+    func noReplayStartsAfterCancellation(deduplicates: Bool) async throws {
+        let transport = ScriptedTransport(statuses: [401, 200])
+        let plugin = HookCounter(replayAfter: 0.3)
+        let router = Router<TestEndpoint>(
+            transport: transport, callbackQueue: DispatchQueue(label: "tests"), plugins: [plugin],
+            retryPolicy: RetryPolicy(retryLimit: 2, backoffScale: 0.01), deduplicatesRequests: deduplicates)
+        let result = await Self.waitForCompletion(router, .offline(), cancelAfter: 0.1)
+        #expect(result.isCancelled)
+        #expect(plugin.replays == 1)
+        // Past the moment shouldReplay answers.
+        try await Task.sleep(nanoseconds: 600_000_000)
+        #expect(plugin.prepared == 1, "prepare ran \(plugin.prepared) times: a replay started after the request was cancelled")
+        #expect(transport.count == 1)
+        #expect(plugin.willSend == 1)
+        #expect(plugin.received == 1)
+    }
+
 }

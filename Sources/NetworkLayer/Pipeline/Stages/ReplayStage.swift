@@ -18,6 +18,9 @@ struct ReplayStage: RequestStage {
                 } catch {
                     throw Task.isCancelled ? .cancelled : NetworkError(error, redaction: exchange.context.redaction)
                 }
+                // A plugin that answered after the caller cancelled (a refresh that does not
+                // look at cancellation) starts no replay: no prepare, no send.
+                guard !Task.isCancelled else { throw .cancelled }
                 if replay { return try await next(exchange) }
             }
             throw .unacceptableStatusCode(response)
