@@ -27,7 +27,29 @@ public struct ResponseStream: AsyncSequence, Sendable {
     /// A chunk of the body, as the transport received it.
     public typealias Element = Data
 
-    let state: StreamState
+    /// Cancels the request once the last copy of this stream, and every reader of it, is gone:
+    /// a stream dropped unread (its head read, its body not) held its request in flight for
+    /// ever, its plugins never heard `didReceive`, and its transfer stayed open (found from
+    /// outside, helper-27).
+    let owner: Owner
+    var state: StreamState { owner.state }
+
+    init(state: StreamState) {
+        owner = Owner(state)
+    }
+
+    /// What a stream's copies and readers share; its end cancels the request unless it is over.
+    final class Owner: Sendable {
+        let state: StreamState
+
+        init(_ state: StreamState) {
+            self.state = state
+        }
+
+        deinit {
+            state.handle.cancel()
+        }
+    }
 
     /// The response head, as soon as it has arrived: status, headers, and the request as sent;
     /// its ``Response/data`` is empty (the body is what the stream yields).
@@ -44,7 +66,7 @@ public struct ResponseStream: AsyncSequence, Sendable {
 
     /// Reads the body's chunks.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(reading: Reading(state))
+        Iterator(reading: Reading(owner))
     }
 
     /// Reads a ``ResponseStream``.
@@ -63,12 +85,13 @@ public struct ResponseStream: AsyncSequence, Sendable {
     /// end (leaves the loop) stops the request.
     final class Reading: @unchecked Sendable {
         // Used by one reader at a time, as an iterator is.
-        private let state: StreamState
+        private let owner: Owner
+        private var state: StreamState { owner.state }
         private var body: BodyStream.Iterator?
         private var isDone = false
 
-        init(_ state: StreamState) {
-            self.state = state
+        init(_ owner: Owner) {
+            self.owner = owner
         }
 
         deinit {

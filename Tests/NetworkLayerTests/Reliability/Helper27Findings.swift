@@ -167,4 +167,47 @@ struct Helper27Findings {
         #expect(plugin.received == 1)
     }
 
+    // MARK: Finding 3: a stream dropped without being read never ends
+
+    /// `router.stream` whose head is read (`response()`, to look at the status) and which is
+    /// then dropped without reading its body: the request stays in flight for ever
+    /// (`inFlightCount` stays 1), the plugins never see `didReceive`, and over the network the
+    /// transfer and its connection stay open. BodyStream stops its transfer when dropped
+    /// unread, but the router's StreamState keeps the body alive, and the state is held by the
+    /// handle that `inFlight` holds.
+    @Test(arguments: [true, false])
+    func aStreamDroppedUnreadEnds(readsTheHead: Bool) async throws {
+        let plugin = HookCounter()
+        let router = Router<TestEndpoint>(
+            transport: StubTransport(StubResponse(headers: ["Content-Type": "application/x-ndjson"], data: Data("{}\n{}\n".utf8))),
+            callbackQueue: DispatchQueue(label: "tests"), plugins: [plugin], retryPolicy: RetryPolicy(retryLimit: 1, backoffScale: 0.01))
+        weak var released: StreamState?
+        do {
+            let stream = router.stream(.offline("feed"))
+            released = stream.state
+            if readsTheHead { #expect(try await stream.response().statusCode == 200) }
+        }
+        let ended = await eventually(within: 3) { router.inFlightCount == 0 }
+        #expect(ended, "a dropped stream stays in flight: inFlightCount \(router.inFlightCount)")
+        #expect(plugin.received == 1, "didReceive ran \(plugin.received) times")
+        #expect(await eventually(within: 1) { released == nil })
+    }
+
+    /// The same over the network: a stream whose server goes on sending (`sse/stall` stalls
+    /// after its first event) and that the caller drops after reading the head keeps its
+    /// transfer open.
+    @Test(.needsStreamServer, arguments: TestTransport.all)
+    func aNetworkStreamDroppedUnreadStopsItsTransfer(_ transport: TestTransport) async throws {
+        let plugin = HookCounter()
+        let router = Router<TestEndpoint>(transport: transport.make(), callbackQueue: DispatchQueue(label: "tests"), plugins: [plugin])
+        do {
+            let stream = router.stream(RouterStreamTests.endpoint("sse/stall"), options: StreamOptions(idleTimeout: 60))
+            #expect(try await stream.response().statusCode == 200)
+        }
+        let ended = await eventually(within: 3) { router.inFlightCount == 0 }
+        #expect(ended, "a dropped stream stays in flight: inFlightCount \(router.inFlightCount)")
+        #expect(plugin.received == 1)
+        router.cancel()
+    }
+
 }
