@@ -38,6 +38,7 @@ extension Chain {
                 exchange.handle.finish(.failure(NetworkError(error, redaction: exchange.context.redaction)))
             }
         }
-        exchange.handle.attach(stop)
+        // The callback may have followed a redirect already, and attached that transfer's stop.
+        exchange.handle.attach(stop, redirect: exchange.redirectCount)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Three parties race to finish a request: whatever sends it (the chain's task, or a transport's
 /// callback on the fast path) with its result, a caller with ``cancel()``, and the deadline.
-/// Cancellation and the deadline stop the work (the closure given to ``attach(_:)``) and deliver
+/// Cancellation and the deadline stop the work (the closure given to ``attach(_:redirect:)``) and deliver
 /// their error at once. Whoever calls ``finish(_:)`` first delivers; the others do nothing. Once
 /// interrupted, a request reports the interruption even if its result arrives in the same
 /// instant, unless the work had already committed to its result (``commit()``).
@@ -15,6 +15,8 @@ final class RequestHandle: Cancellable {
         var isCommitted = false
         var isFinished = false
         var stop: (@Sendable () -> Void)?
+        /// The redirect of the transfer whose ``stop`` is held (``attach(_:redirect:)``).
+        var stopRedirect = 0
         var deadline: DeadlineScheduler.Token?
         var attempts = 0
         /// Plugins are being told of an attempt (``beginAttempt()`` to ``endAttempt()``).
@@ -76,9 +78,17 @@ final class RequestHandle: Cancellable {
     /// `router.cancel()` that lands between the handle joining the requests in flight and this
     /// call delivers `.cancelled` at once, and the work started meanwhile must still stop (it
     /// reached the transport in 346 of 400 such races, found from outside 2026-11-26).
-    func attach(_ stop: @escaping @Sendable () -> Void) {
+    ///
+    /// - Parameter redirect: How many redirects led to the transfer `stop` stops. A transfer's
+    ///   stop never replaces that of a later redirect's: on the plain path a redirect is followed
+    ///   from the transport's callback, which may run before the first transfer's `start` has
+    ///   returned its stop to be attached.
+    func attach(_ stop: @escaping @Sendable () -> Void, redirect: Int = 0) {
         let interrupted = state.withLock { state -> Bool in
-            if !state.isFinished { state.stop = stop }
+            if !state.isFinished, redirect >= state.stopRedirect {
+                state.stop = stop
+                state.stopRedirect = redirect
+            }
             return state.interruption != nil
         }
         if interrupted { stop() }

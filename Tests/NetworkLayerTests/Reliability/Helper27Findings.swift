@@ -210,4 +210,64 @@ struct Helper27Findings {
         router.cancel()
     }
 
+    // MARK: Finding 4: a redirect answered before `start` returns leaves the old stop attached
+
+    /// A callback transport (the package's own kind) that answers `/first` with a redirect to
+    /// `/second` at once, before its `start` returns, as a transport does whose response
+    /// arrives on another thread between starting the task and `Chain.start`'s `attach`; and
+    /// keeps `/second` open until it is stopped.
+    final class RedirectingAtOnce: CallbackTransport, @unchecked Sendable {
+        private let lock = NSLock()
+        private var pending: [Completion] = []
+        private var stopsOfSecond = 0
+
+        func start(_ request: URLRequest, completion: @escaping Completion) -> @Sendable () -> Void {
+            let url = request.url!
+            if url.path.hasSuffix("/first") {
+                let response = HTTPURLResponse(
+                    url: url, statusCode: 302, httpVersion: "HTTP/1.1",
+                    headerFields: ["Location": url.deletingLastPathComponent().appendingPathComponent("second").absoluteString])!
+                completion(.success((Data(), .made(response))))
+                return {}
+            }
+            lock.withLock { pending.append(completion) }
+            return { [self] in
+                let completions = lock.withLock { () -> [Completion] in
+                    stopsOfSecond += 1
+                    defer { pending = [] }
+                    return pending
+                }
+                for completion in completions { completion(.failure(URLError(.cancelled))) }
+            }
+        }
+
+        func upload(_ request: URLRequest, body: UploadBody, progress: @escaping TransferProgressHandler) async throws -> (Data, HTTPURLResponse) {
+            throw URLError(.unsupportedURL)
+        }
+
+        func download(_ request: URLRequest, to file: URL, progress: @escaping TransferProgressHandler) async throws -> (Data, HTTPURLResponse) {
+            throw URLError(.unsupportedURL)
+        }
+
+        func headersAdded(to request: URLRequest) -> HTTPHeaders? { [:] }
+
+        var stopped: Int { lock.withLock { stopsOfSecond } }
+        var open: Int { lock.withLock { pending.count } }
+    }
+
+    /// The plain path (no plugin, retry, cache or sharing) follows a redirect from the
+    /// transport's callback and attaches the redirected transfer's stop; when that callback
+    /// runs before the first `transport.start` has returned, `Chain.start` then attaches the
+    /// first transfer's stop over it. Cancelling (or the deadline) then stops the finished first
+    /// transfer, the caller hears `.cancelled`, and the redirected transfer runs on.
+    @Test func cancellingAfterAQuickRedirectStopsTheRedirectedTransfer() async throws {
+        let transport = RedirectingAtOnce()
+        let router = Router<TestEndpoint>(transport: transport, callbackQueue: DispatchQueue(label: "tests"))
+        #expect(router.chain.isPlain)
+        let result = await Self.waitForCompletion(router, .offline("first"), cancelAfter: 0.1)
+        #expect(result.isCancelled)
+        #expect(transport.stopped == 1, "the redirected transfer was never stopped")
+        #expect(transport.open == 0)
+    }
+
 }
