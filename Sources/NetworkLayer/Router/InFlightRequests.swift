@@ -4,6 +4,7 @@ final class InFlightRequests: Sendable {
     private struct State {
         var lastID: UInt64 = 0
         var handles: [UInt64: RequestHandle] = [:]
+        var cancellations: UInt64 = 0
     }
 
     private let state = Locked(State())
@@ -25,6 +26,20 @@ final class InFlightRequests: Sendable {
 
     func all() -> [RequestHandle] {
         state.withLock { Array($0.handles.values) }
+    }
+
+    /// The requests in flight, counting a ``Router/cancel()``: what is between requests (an
+    /// event stream waiting to reconnect) learns of it from ``cancellations``.
+    func cancelAll() -> [RequestHandle] {
+        state.withLock { state in
+            state.cancellations &+= 1
+            return Array(state.handles.values)
+        }
+    }
+
+    /// How many times ``Router/cancel()`` was called.
+    var cancellations: UInt64 {
+        state.withLock { $0.cancellations }
     }
 
     var count: Int {

@@ -168,9 +168,10 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     }
 
     /// Cancels every request of this router that is still in flight; each completes with
-    /// ``NetworkError/cancelled``.
+    /// ``NetworkError/cancelled``. An event stream (``events(_:options:reconnection:)``) waiting
+    /// to reconnect does not connect again: its reader gets ``NetworkError/cancelled``.
     public func cancel() {
-        for handle in inFlight.all() {
+        for handle in inFlight.cancelAll() {
             handle.cancel()
         }
     }

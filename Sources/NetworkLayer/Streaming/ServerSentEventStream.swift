@@ -67,6 +67,9 @@ public struct ServerSentEventStream<EndPoint: EndPointType>: AsyncSequence, Send
         private var consecutiveFailures = 0
         private var deliveredOnThisConnection = false
         private var isOver = false
+        /// ``Router/cancel()`` calls when this reader began: one more, between two connections,
+        /// ends the stream instead of a reconnection.
+        private let cancellations: UInt64
 
         init(router: Router<EndPoint>, route: EndPoint, options: StreamOptions, reconnection: ReconnectionPolicy) {
             self.router = router
@@ -74,6 +77,7 @@ public struct ServerSentEventStream<EndPoint: EndPointType>: AsyncSequence, Send
             self.options = options
             self.reconnection = reconnection
             self.reconnects = reconnection.reconnects(router.method(of: route))
+            self.cancellations = router.inFlight.cancellations
         }
 
         deinit {
@@ -169,6 +173,11 @@ public struct ServerSentEventStream<EndPoint: EndPointType>: AsyncSequence, Send
             do {
                 try await Task.sleep(nanoseconds: Seconds.nanoseconds(wait))
             } catch {
+                stop()
+                throw NetworkError.cancelled
+            }
+            // `router.cancel()` found no request of this stream in flight while it waited.
+            if router.inFlight.cancellations != cancellations {
                 stop()
                 throw NetworkError.cancelled
             }

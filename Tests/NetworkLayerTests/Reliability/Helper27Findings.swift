@@ -270,4 +270,38 @@ struct Helper27Findings {
         #expect(transport.open == 0)
     }
 
+    // MARK: Finding 5: router.cancel() during an event stream's reconnection delay
+
+    /// `router.events` between two connections (the first ended cleanly, the stream waits its
+    /// reconnection delay): `router.cancel()` finds no request in flight, so the stream connects
+    /// again after the delay and goes on for ever, although the caller cancelled every request
+    /// of the router (a log-out, a screen closed).
+    @Test func routerCancelStopsAnEventStreamBetweenConnections() async throws {
+        let transport = ScriptedTransport(
+            statuses: [200], headers: ["Content-Type": "text/event-stream"], body: Data("id: 1\ndata: x\n\n".utf8))
+        let router = Router<TestEndpoint>(transport: transport, callbackQueue: DispatchQueue(label: "tests"))
+        let reader = Task { () -> (events: Int, error: (any Error)?) in
+            var events = 0
+            do {
+                for try await _ in router.events(.offline("events"), reconnection: ReconnectionPolicy(delay: 1, minimumDelay: 1, jitter: 0)) {
+                    events += 1
+                    if events > 5 { break }
+                }
+                return (events, nil)
+            } catch {
+                return (events, error)
+            }
+        }
+        // The first connection has ended by now, and the second is 1 s away.
+        #expect(await eventually(within: 2) { transport.count == 1 })
+        try await Task.sleep(nanoseconds: 300_000_000)
+        router.cancel()
+        try await Task.sleep(nanoseconds: 1_500_000)
+        try await Task.sleep(nanoseconds: 1_500_000_000)
+        #expect(transport.count == 1, "the event stream connected \(transport.count - 1) more times after router.cancel()")
+        reader.cancel()
+        let outcome = await reader.value
+        #expect(outcome.events == 1)
+    }
+
 }
