@@ -24,7 +24,13 @@ final class DownloadWork: Sendable {
                 at: destination.url.deletingLastPathComponent(), withIntermediateDirectories: true)
         }
         let partial = destination.partialFileURL
-        keepsPartial = destination.resumes && (!Self.exists(partial) || ResumeValidator.isMarked(partial))
+        // Another download of this process working in the same partial file (a double tap)
+        // would write, resume from, discard and move it under this one: the first download
+        // keeps it, a second one works in a private file.
+        keepsPartial =
+            destination.resumes && (!Self.exists(partial) || ResumeValidator.isMarked(partial))
+            && Self.claim(partial)
+        holdsClaim = Locked(keepsPartial)
         if keepsPartial {
             workFile = partial
         } else {
@@ -34,6 +40,34 @@ final class DownloadWork: Sendable {
                 throw .cannotWrite(FileManager.default.temporaryDirectory.path)
             }
         }
+    }
+
+    /// Whether this download still holds its claim on the partial file (``claim(_:)``): until
+    /// its request ends (``cleanUp()``, which the request's delivery runs), or the download goes.
+    private let holdsClaim: Locked<Bool>
+
+    deinit {
+        releaseClaim()
+    }
+
+    private func releaseClaim() {
+        let held = holdsClaim.withLock { held in
+            defer { held = false }
+            return held
+        }
+        if held { Self.release(workFile) }
+    }
+
+    /// The partial files that downloads of this process work in.
+    private static let claimed = Locked(Set<String>())
+
+    /// Claims `partial` for one download; `false` when another one works in it.
+    private static func claim(_ partial: URL) -> Bool {
+        claimed.withLock { $0.insert(partial.standardizedFileURL.path).inserted }
+    }
+
+    private static func release(_ partial: URL) {
+        _ = claimed.withLock { $0.remove(partial.standardizedFileURL.path) }
     }
 
     /// Whether anything is at `url`, a link that leads nowhere included.
@@ -104,7 +138,12 @@ final class DownloadWork: Sendable {
     /// stays in the partial file for the next attempt. A partial file this download wrote that
     /// carries no mark (a file system without extended attributes) goes too: no attempt could
     /// resume from it, and the next one would take it for someone else's and leave it for ever.
-    func cleanUp() {
+    ///
+    /// - Parameter endingTheRequest: Whether the request ends here (its delivery), when the next
+    ///   download to this destination may take the partial file over; `false` for an attempt
+    ///   that failed, which a retry may follow.
+    func cleanUp(endingTheRequest: Bool = true) {
+        defer { if endingTheRequest { releaseClaim() } }
         guard !keepsPartial || !ResumeValidator.isMarked(workFile) else { return }
         try? FileManager.default.removeItem(at: workFile)
     }

@@ -304,4 +304,42 @@ struct Helper27Findings {
         #expect(outcome.events == 1)
     }
 
+    // MARK: Finding 6: two resumable downloads to one destination share its `.partial` file
+
+    /// Two downloads of the same file to the same resumable destination at once (a double tap;
+    /// downloads are never deduplicated): both take `<destination>.partial` as their working
+    /// file, since neither finds one when it is built, and write, resume from, discard and move
+    /// the same file. What ends at the destination must be the server's file whenever a
+    /// download reports success.
+    @Test(.needsFixtureServer, arguments: TestTransport.all)
+    func twoResumableDownloadsToOneDestinationLeaveTheRightFile(_ transport: TestTransport) async throws {
+        let size = 4_000_000
+        let seed = "h27-\(transport)"
+        let expected = try await fixtureDigest(bytes: size, seed: seed)
+        let router = transport.router()
+        var corrupted = 0
+        var successes = 0
+        let rounds = 8
+        for _ in 0..<rounds {
+            let folder = try scratchFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let destination = DownloadDestination(folder.appendingPathComponent("file.bin"), options: [.replaceExisting], resumable: true)
+            let endpoint = {
+                var endpoint = TestEndpoint.fixture("bytes/\(size)?seed=\(seed)", timeout: 30)
+                endpoint.task = .download(destination)
+                return endpoint
+            }()
+            async let first = Self.outcome(router, endpoint)
+            async let second = Self.outcome(router, endpoint)
+            let results = await [first, second]
+            let succeeded = results.filter { (try? $0.get()) != nil }.count
+            successes += succeeded
+            if succeeded > 0 {
+                let digest = (try? sha256(ofFile: destination.url)) ?? "missing"
+                if digest != expected { corrupted += 1 }
+            }
+        }
+        #expect(corrupted == 0, "\(corrupted) of \(rounds) rounds reported success and left a file that is not the server's (\(successes) successes)")
+    }
+
 }

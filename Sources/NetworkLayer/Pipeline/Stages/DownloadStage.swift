@@ -17,7 +17,7 @@ struct DownloadStage: RequestStage {
             // again afterwards: 1 to 22 of 300 downloads cancelled within their first 40 ms left
             // theirs behind. Nothing comes of a download that fails here, so its file goes now,
             // after the transfer has stopped (a resumable download keeps its partial file).
-            work.cleanUp()
+            work.cleanUp(endingTheRequest: false)
             throw error
         }
     }
