@@ -342,4 +342,174 @@ struct Helper27Findings {
         #expect(corrupted == 0, "\(corrupted) of \(rounds) rounds reported success and left a file that is not the server's (\(successes) successes)")
     }
 
+    // MARK: Held: every feature at once, cancelled at random
+
+    /// A user's transport that waits a random moment (honouring cancellation) and answers 200 or
+    /// 503 at random, cacheable for a second.
+    final class ChaosTransport: HTTPTransport, @unchecked Sendable {
+        private let lock = NSLock()
+        private var counts = (started: 0, cancelled: 0)
+
+        func execute(_ request: URLRequest, body: UploadBody?, progress: @escaping TransferProgressHandler) async throws -> StreamedResponse {
+            lock.withLock { counts.started += 1 }
+            do {
+                try await Task.sleep(nanoseconds: UInt64.random(in: 0...30_000_000))
+            } catch {
+                lock.withLock { counts.cancelled += 1 }
+                throw URLError(.cancelled)
+            }
+            let status = Bool.random() ? 200 : 503
+            let response = HTTPURLResponse(
+                url: request.url!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: ["Cache-Control": "max-age=1"])!
+            return StreamedResponse(response: response, body: BodyStream(Data("x".utf8)))
+        }
+
+        func headersAdded(to request: URLRequest) -> HTTPHeaders? { [:] }
+    }
+
+    /// Records each request's hooks in order, by its id.
+    final class HookLog: PluginType, @unchecked Sendable {
+        private let lock = NSLock()
+        private var events: [UInt64: [String]] = [:]
+
+        func willSend(_ request: URLRequest, context: RequestContext) { lock.withLock { events[context.id, default: []].append("willSend") } }
+        func didReceive(_ result: Result<Response, NetworkError>, context: RequestContext) {
+            lock.withLock { events[context.id, default: []].append("didReceive") }
+        }
+
+        var all: [UInt64: [String]] { lock.withLock { events } }
+    }
+
+    @Test func pluginsRetryCacheAndSharingCancelledAtRandomKeepEveryPromise() async throws {
+        let log = HookLog()
+        let router = Router<TestEndpoint>(
+            transport: ChaosTransport(), callbackQueue: DispatchQueue(label: "tests", attributes: .concurrent), plugins: [log],
+            retryPolicy: RetryPolicy(retryLimit: 2, backoffScale: 0.005, jitter: 0), cache: .inMemory(), deduplicatesRequests: true)
+        let total = 300
+        let completions = Locked([Int: Int]())
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let remaining = Locked(total)
+            for index in 0..<total {
+                let handle = router.request(.offline("r\(index % 4)")) { _ in
+                    completions.withLock { $0[index, default: 0] += 1 }
+                    let left = remaining.withLock { remaining in
+                        remaining -= 1
+                        return remaining
+                    }
+                    if left == 0 { done.resume() }
+                }
+                if index % 3 == 0 {
+                    DispatchQueue.global().asyncAfter(deadline: .now() + Double.random(in: 0...0.05)) { handle.cancel() }
+                }
+                if index == total / 2 { router.cancel() }
+            }
+        }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(completions.withLock { $0.count } == total)
+        #expect(completions.withLock { $0.values.allSatisfy { $0 == 1 } })
+        #expect(router.inFlightCount == 0)
+        let events = log.all
+        #expect(events.count == total)
+        for (id, hooks) in events {
+            #expect(hooks.filter { $0 == "didReceive" }.count == 1, "request \(id): \(hooks)")
+            #expect(hooks.last == "didReceive", "request \(id): \(hooks)")
+        }
+    }
+
+    /// Two callers share a slow transfer; each one's deadline ends it for that caller only, and
+    /// the last one to leave stops the transfer.
+    @Test func deadlinesFireWhileATransferIsShared() async throws {
+        let transport = ScriptedTransport(statuses: [200], delay: 3)
+        let plugin = HookCounter()
+        let router = Router<TestEndpoint>(
+            transport: transport, callbackQueue: DispatchQueue(label: "tests"), plugins: [plugin],
+            retryPolicy: RetryPolicy(retryLimit: 2, backoffScale: 0.01), cache: .inMemory(), deduplicatesRequests: true)
+        let endpoint = {
+            var endpoint = TestEndpoint.offline("slow")
+            endpoint.timeout = 1
+            return endpoint
+        }()
+        let started = Date()
+        async let first = Self.outcome(router, endpoint)
+        try await Task.sleep(nanoseconds: 400_000_000)
+        async let second = Self.outcome(router, endpoint)
+        let (a, b) = await (first, second)
+        let elapsed = Date().timeIntervalSince(started)
+        for result in [a, b] {
+            guard case .failure(.timedOut) = result else {
+                Issue.record("expected timedOut, got \(result)")
+                continue
+            }
+        }
+        #expect(elapsed < 2.5)
+        #expect(transport.count == 1)
+        #expect(plugin.received == 2)
+        #expect(plugin.willSend == 2)
+        #expect(router.inFlightCount == 0)
+        #expect(router.sharedTransfers?.count == 0)
+    }
+
+    /// A download cancelled mid-way, with retries, plugins and sharing on: no progress event
+    /// after its completion, and no working file left.
+    @Test(.needsFixtureServer, arguments: TestTransport.all)
+    func aDownloadCancelledMidwayReportsNothingAfterItsCompletion(_ transport: TestTransport) async throws {
+        let plugin = HookCounter()
+        let router = Router<TestEndpoint>(
+            transport: transport.make(), callbackQueue: DispatchQueue(label: "tests"), plugins: [plugin],
+            retryPolicy: RetryPolicy(retryLimit: 2, backoffScale: 0.01), deduplicatesRequests: true)
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let late = Locked(0)
+        let rounds = 12
+        for round in 0..<rounds {
+            let destination = DownloadDestination(folder.appendingPathComponent("f\(round).bin"))
+            let endpoint = {
+                var endpoint = TestEndpoint.fixture("bytes/40000000?seed=late\(round)", timeout: 30)
+                endpoint.task = .download(destination)
+                return endpoint
+            }()
+            let completed = Locked(false)
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                let handle = router.request(endpoint) { _ in
+                    if completed.withLock({ $0 }) { late.withLock { $0 += 1 } }
+                } completion: { result in
+                    completed.withLock { $0 = true }
+                    done.resume()
+                }
+                DispatchQueue.global().asyncAfter(deadline: .now() + Double.random(in: 0.02...0.2)) { handle.cancel() }
+            }
+            try await Task.sleep(nanoseconds: 100_000_000)
+            #expect(!FileManager.default.fileExists(atPath: destination.url.path))
+        }
+        #expect(late.withLock { $0 } == 0, "progress events after the completion")
+        #expect(await eventually { leftoverTemporaryFiles().isEmpty }, "\(leftoverTemporaryFiles())")
+        #expect(router.inFlightCount == 0)
+        #expect(plugin.received == rounds)
+    }
+
+    /// Streams through plugins and retries (a 500 retried), cancelled at random: before the
+    /// head, in a retry's delay, while the body is read. Each ends once for its plugins.
+    @Test(.needsStreamServer, arguments: TestTransport.all)
+    func streamsWithPluginsAndRetriesCancelledAtRandomEndOnce(_ transport: TestTransport) async throws {
+        let plugin = HookCounter()
+        let router = Router<TestEndpoint>(
+            transport: transport.make(), callbackQueue: DispatchQueue(label: "tests"), plugins: [plugin],
+            retryPolicy: RetryPolicy(retryLimit: 3, backoffScale: 0.05, jitter: 0))
+        let rounds = 16
+        for round in 0..<rounds {
+            let path = round % 2 == 0 ? "sse/error" : "sse/stall"
+            let stream = router.stream(RouterStreamTests.endpoint(path), options: StreamOptions(idleTimeout: 30))
+            let reader = Task {
+                do {
+                    for try await _ in stream {}
+                } catch {}
+            }
+            try await Task.sleep(nanoseconds: UInt64.random(in: 0...300_000_000))
+            if round % 3 == 0 { router.cancel() } else if round % 3 == 1 { stream.cancel() } else { reader.cancel() }
+            await reader.value
+        }
+        #expect(await eventually { router.inFlightCount == 0 })
+        #expect(await eventually { plugin.received == rounds }, "didReceive \(plugin.received) for \(rounds) streams")
+        #expect(plugin.willSend <= plugin.prepared, "prepare \(plugin.prepared), willSend \(plugin.willSend)")
+    }
 }
