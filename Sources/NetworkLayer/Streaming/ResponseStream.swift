@@ -19,7 +19,8 @@ import FoundationNetworking
 /// error body (up to 1 MiB) when the endpoint does not accept the status,
 /// ``NetworkError/transport(_:)`` when the connection fails, ``NetworkError/timedOut(after:)``
 /// for the ``StreamOptions``, ``NetworkError/cancelled`` when cancelled. Breaking out of the
-/// loop, cancelling the reading task, ``cancel()`` and ``Router/cancel()`` stop the transfer.
+/// loop, cancelling the reading task, ``cancel()`` and ``Router/cancel()`` stop the transfer; so
+/// does dropping the stream and its iterators before the body has been read to its end.
 /// The plugins' ``PluginType/didReceive(_:context:)`` runs once, when the stream ends.
 ///
 /// A stream is read once, by one reader.
