@@ -21,14 +21,7 @@ extension Redaction {
             }
         }
         if let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
-            secrets += (components.queryItems ?? []).filter { hidesParameter(named: $0.name) }.compactMap(\.value)
-            // As sent, too: a server that repeats the request target repeats `k%2By%3D`, not `k+y=`.
-            for pair in (components.percentEncodedQuery ?? "").split(separator: "&") {
-                let parts = pair.split(separator: "=", maxSplits: 1)
-                if parts.count == 2, hidesParameter(named: String(parts[0]).removingPercentEncoding ?? String(parts[0])) {
-                    secrets.append(String(parts[1]))
-                }
-            }
+            secrets += secretParameterValues(in: components)
         }
         var shown = text
         // Longest first, so that `Bearer abc` goes whole rather than leaving `Bearer `.
@@ -37,5 +30,21 @@ extension Redaction {
             shown = shown.replacingOccurrences(of: secret, with: replacement)
         }
         return shown
+    }
+
+    /// The values of the secret parameters of `components`: its query's, decoded, and as sent
+    /// (percent-encoded) in its query and in a fragment of `name=value` pairs (`#access_token=…`,
+    /// see ``url(_:)``). A server that repeats the request target repeats `k%2By%3D`, not `k+y=`.
+    func secretParameterValues(in components: URLComponents) -> [String] {
+        var values = (components.queryItems ?? []).filter { hidesParameter(named: $0.name) }.compactMap(\.value)
+        for part in [components.percentEncodedQuery, components.percentEncodedFragment].compactMap({ $0 }) {
+            for pair in part.split(separator: "&") {
+                let halves = pair.split(separator: "=", maxSplits: 1)
+                if halves.count == 2, hidesParameter(named: String(halves[0]).removingPercentEncoding ?? String(halves[0])) {
+                    values.append(String(halves[1]))
+                }
+            }
+        }
+        return values
     }
 }

@@ -34,19 +34,9 @@ extension URLError {
     /// The password and the secret query values of `url`, raw and percent-encoded.
     private static func secrets(in url: URL, redaction: Redaction) -> [String] {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return [] }
-        var secrets = [components.password, components.percentEncodedPassword, components.user].compactMap { $0 }
-        for item in components.queryItems ?? [] where redaction.hidesParameter(named: item.name) {
-            if let value = item.value { secrets.append(value) }
-        }
-        // The fragment too: `#access_token=…` (see ``Redaction/url(_:)``).
-        for pair in [components.percentEncodedQuery, components.percentEncodedFragment].compactMap({ $0 }).joined(separator: "&")
-            .split(separator: "&")
-        {
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            if parts.count == 2, redaction.hidesParameter(named: String(parts[0]).removingPercentEncoding ?? String(parts[0])) {
-                secrets.append(String(parts[1]))
-            }
-        }
+        let secrets =
+            [components.password, components.percentEncodedPassword, components.user].compactMap { $0 }
+            + redaction.secretParameterValues(in: components)
         return secrets.filter { !$0.isEmpty }.sorted { $0.count > $1.count }
     }
 }
