@@ -50,31 +50,23 @@ public enum ChildProcess {
         let output = try FileHandle(forWritingTo: log)
         defer { try? output.close() }
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--testing-library", "swift-testing", "--filter", filter]
         var environment = ProcessInfo.processInfo.environment
         environment[variable] = workload
         environment.merge(added) { _, new in new }
-        process.environment = environment
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
+        let child = try SpawnedChild.start(
+            executable: executable, arguments: ["--testing-library", "swift-testing", "--filter", filter],
+            environment: environment, output: output)
 
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline {
+        var ending = child.ending()
+        while ending == nil && Date() < deadline {
             try? await Task.sleep(nanoseconds: 50_000_000)
+            ending = child.ending()
         }
-        let timedOut = process.isRunning
-        if timedOut {
-            // Our own child, by its id: SIGKILL, since a hung child may ignore SIGTERM.
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        let timedOut = ending == nil
+        let ended = ending ?? child.kill()
         let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        return Outcome(
-            status: process.terminationStatus, crashed: process.terminationReason == .uncaughtSignal,
-            timedOut: timedOut, output: text)
+        return Outcome(status: ended.status, crashed: ended.bySignal, timedOut: timedOut, output: text)
     }
 }
 
