@@ -2,7 +2,10 @@ import Foundation
 import TestSupport
 
 /// Runs the built movie-db executable (NETWORKLAYER_MOVIE_DB_BIN) with exactly `environment`:
-/// nothing is inherited, so a TMDB_* variable of the developer's shell cannot leak in.
+/// nothing is inherited, so a TMDB_* variable of the developer's shell cannot leak in. Only
+/// `LLVM_PROFILE_FILE` passes, which the app never reads: without it a binary built for coverage
+/// writes `default.profraw` into the working directory (the repository's, found after a
+/// fresh-clone run), and its lines are missing from `Scripts/coverage`.
 func runMovieDBBinary(_ arguments: [String], environment: [String: String]) async throws -> CommandRun {
     guard let binary = TestServers.movieDBBinary else { throw CocoaError(.fileNoSuchFile) }
     let directory = FileManager.default.temporaryDirectory
@@ -24,7 +27,9 @@ func runMovieDBBinary(_ arguments: [String], environment: [String: String]) asyn
     let process = Process()
     process.executableURL = URL(fileURLWithPath: binary)
     process.arguments = arguments
-    process.environment = environment
+    process.environment = environment.merging(
+        ProcessInfo.processInfo.environment.filter { $0.key == "LLVM_PROFILE_FILE" }
+    ) { own, _ in own }
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = outHandle
     process.standardError = errHandle
