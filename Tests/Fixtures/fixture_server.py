@@ -616,6 +616,15 @@ async def r_set_cookies(req):
     ])
 
 
+# helper-29: ?count=N (at most 20,000) cookies named {prefix}0..{prefix}N-1, for a client's own
+# cookie storage only: how many cookies a storage keeps, and the Cookie header it then sends.
+async def r_cookie_flood(req):
+    count = int(req.query.get("count", "1000")) if req.query.get("count", "1000").isdigit() else 1000
+    prefix = "".join(c for c in req.query.get("prefix", "c") if c.isalnum())[:16] or "c"
+    cookies = tuple(("Set-Cookie", f"{prefix}{i}=v; Path=/") for i in range(min(count, 20_000)))
+    return Response(200, cookies, b"{}")
+
+
 # helper-26: a session cookie marked Secure, set with a redirect to ?next=URL (302).
 async def r_secure_cookie_then_redirect(req):
     return Response(302, (("Location", req.query.get("next", "/echo")),
@@ -661,6 +670,7 @@ EXACT_ROUTES = {
     "/early-hints": r_early_hints,
     "/repeated-headers": r_repeated_headers,
     "/set-cookies": r_set_cookies,
+    "/cookie-flood": r_cookie_flood,
     "/secure-cookie-then-redirect": r_secure_cookie_then_redirect,
 }
 

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import TestSupport
+import TransportTestSupport
+@testable import NetworkLayer
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The router's deadline counts from the call, even when the transport's start blocks the
+/// caller. FoundationNetworking's `session.dataTask(with:)` waits for its one work queue, shared
+/// by every session of the process; a response of thousands of `Set-Cookie` fields keeps that
+/// queue busy for seconds (`HTTPCookieStorage.setCookie` is linear in the cookies stored: 6,000
+/// cookies into an empty storage took 5-9 s here, 8,000 more 20 s). A request started meanwhile
+/// blocked its caller until then, and its deadline, armed only once the start returned, came
+/// that much late.
+///
+/// Runs on its own (Scripts/test's `isolated` list): the flood blocks every URLSession request
+/// of the process for seconds.
+@Suite("Deadline while the transport's start blocks", .needsFixtureServer, .serialized)
+struct BlockedStartDeadlineTests {
+    /// When a request's completion ran and when its start returned, from any thread.
+    final class Times: @unchecked Sendable {
+        private let lock = NSLock()
+        private var values: [String: Date] = [:]
+        private var result: Result<Response, NetworkError>?
+
+        func mark(_ name: String) {
+            lock.withLock { values[name] = Date() }
+        }
+
+        func record(_ outcome: Result<Response, NetworkError>) {
+            lock.withLock {
+                values["completed"] = Date()
+                result = outcome
+            }
+        }
+
+        subscript(name: String) -> Date? { lock.withLock { values[name] } }
+        var outcome: Result<Response, NetworkError>? { lock.withLock { result } }
+    }
+
+    @Test func aDeadlineHoldsWhileFoundationsWorkQueueIsBusy() async throws {
+        guard TestTransport.all.contains(.urlSession) else { return }
+        // A router of its own, with a storage of its own, that the server floods with cookies.
+        let flooded = Router<TestEndpoint>(
+            transport: URLSessionTransport(configuration: .ephemeral), callbackQueue: DispatchQueue(label: "flood"))
+        var flood = TestEndpoint.fixture("cookie-flood", timeout: 120)
+        flood.task = .requestParameters(bodyParameters: nil, bodyEncoding: .json, urlParameters: ["count": 10_000])
+        let floodTimes = Times()
+        floodTimes.mark("started")
+        flooded.request(flood) { floodTimes.record($0) }
+        try await Task.sleep(nanoseconds: 500_000_000)
+
+        // Another router, another session: a request that must end at its 1 s deadline. Started
+        // from a thread of its own, as an app's main thread would, not from the test's pool.
+        let router = Router<TestEndpoint>(transport: URLSessionTransport(), callbackQueue: DispatchQueue(label: "deadline"))
+        let times = Times()
+        let thread = Thread {
+            times.mark("called")
+            router.request(.fixture("hang", timeout: 1)) { times.record($0) }
+            times.mark("returned")
+        }
+        thread.start()
+        #expect(await eventually(within: 120) { times["completed"] != nil && floodTimes["completed"] != nil })
+
+        let called = try #require(times["called"])
+        let completed = try #require(times["completed"])
+        let floodTook = try #require(floodTimes["completed"]).timeIntervalSince(try #require(floodTimes["started"]))
+        let blocked = times["returned"].map { $0.timeIntervalSince(called) } ?? .nan
+        let elapsed = completed.timeIntervalSince(called)
+        // Without a busy queue there is nothing to measure.
+        try #require(floodTook > 2.5, "the flood kept the work queue busy for only \(floodTook) s")
+        #expect(
+            elapsed < TestTiming.bound(1.5),
+            "the 1 s deadline ended the request after \(elapsed) s; its start blocked the caller \(blocked) s, the flood took \(floodTook) s")
+        guard case .failure(.timedOut(after: 1)) = times.outcome else {
+            Issue.record("expected timedOut(after: 1), got \(String(describing: times.outcome))")
+            return
+        }
+    }
+}
