@@ -58,7 +58,7 @@ final class RequestHandle: Cancellable {
     /// seconds from now. A timeout that is not a deadline (``Seconds/isDeadline(_:)``, infinity
     /// for one) arms nothing.
     func arm(timeout: TimeInterval) {
-        // A request answered at once (a stub, a cache hit) needs no timer.
+        // A request already finished needs no timer.
         guard Seconds.isDeadline(timeout), !state.withLock({ $0.isFinished }) else { return }
         // Held strongly: the scheduler drops the action when it runs or when ``finish(_:)``
         // cancels it, so the handle lives no longer than its request, and a weak reference

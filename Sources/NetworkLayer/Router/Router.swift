@@ -187,8 +187,13 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         inFlight.insert(opened.handle)
         switch opened.exchange {
         case .success(let exchange):
-            chain.start(exchange)
+            // Armed before the start, which can block the caller: FoundationNetworking's
+            // `dataTask(with:)` waits for its one work queue, which a response of 10,000
+            // `Set-Cookie` fields on another session kept busy for 5.7 s, and a deadline armed
+            // after it fired that late (BlockedStartDeadlineTests). A request answered at once (a
+            // stub, a cache hit) pays for a timer it does not need.
             opened.handle.arm(timeout: exchange.timeout)
+            chain.start(exchange)
         case .failure(let error):
             opened.handle.finish(.failure(error))
         }
