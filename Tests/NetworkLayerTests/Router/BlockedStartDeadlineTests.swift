@@ -19,25 +19,24 @@ import FoundationNetworking
 /// of the process for seconds.
 @Suite("Deadline while the transport's start blocks", .needsFixtureServer, .serialized)
 struct BlockedStartDeadlineTests {
-    /// When a request's completion ran and when its start returned, from any thread.
-    final class Times: @unchecked Sendable {
-        private let lock = NSLock()
-        private var values: [String: Date] = [:]
-        private var result: Result<Response, NetworkError>?
+    /// When a request's completion ran and when its start returned, from any thread; copies share
+    /// one record.
+    struct Times: Sendable {
+        private let state = Locked<(marks: [String: Date], outcome: Result<Response, NetworkError>?)>(([:], nil))
 
         func mark(_ name: String) {
-            lock.withLock { values[name] = Date() }
+            state.withLock { $0.marks[name] = Date() }
         }
 
         func record(_ outcome: Result<Response, NetworkError>) {
-            lock.withLock {
-                values["completed"] = Date()
-                result = outcome
+            state.withLock {
+                $0.marks["completed"] = Date()
+                $0.outcome = outcome
             }
         }
 
-        subscript(name: String) -> Date? { lock.withLock { values[name] } }
-        var outcome: Result<Response, NetworkError>? { lock.withLock { result } }
+        subscript(name: String) -> Date? { state.withLock { $0.marks[name] } }
+        var outcome: Result<Response, NetworkError>? { state.withLock { $0.outcome } }
     }
 
     @Test func aDeadlineHoldsWhileFoundationsWorkQueueIsBusy() async throws {
