@@ -616,7 +616,7 @@ async def r_set_cookies(req):
     ])
 
 
-# helper-29: ?count=N (at most 20,000) cookies named {prefix}0..{prefix}N-1, for a client's own
+# ?count=N (at most 20,000) cookies named {prefix}0..{prefix}N-1, for a client's own
 # cookie storage only: how many cookies a storage keeps, and the Cookie header it then sends.
 async def r_cookie_flood(req):
     count = int(req.query.get("count", "1000")) if req.query.get("count", "1000").isdigit() else 1000
