@@ -23,17 +23,38 @@ extension HTTPCookieStorage {
 
     /// The cookies RFC 6265 §5.4 sends to `url`: `cookies(for:)`, which on Linux matches the host
     /// alone, less a `Secure` cookie for any URL but https, a cookie whose `Path` does not match
-    /// the URL's, and an expired one. FoundationNetworking's answer sent a session cookie set
-    /// `Secure` over https in clear text to http on the same host (found from outside by
+    /// the URL's, and an expired one; longer paths first (§5.4 step 2), and no more than
+    /// ``CookieLimits`` allow in one header. FoundationNetworking's answer sent a session cookie
+    /// set `Secure` over https in clear text to http on the same host (found from outside by
     /// helper-26, 2026-11-26).
     package func cookies(sentTo url: URL) -> [HTTPCookie] {
         guard let cookies = cookies(for: url), !cookies.isEmpty else { return [] }
         let isSecure = url.scheme?.lowercased() == "https"
         let path = url.path.isEmpty ? "/" : url.path
         let now = Date()
-        return cookies.filter { cookie in
+        let matching = cookies.filter { cookie in
             (isSecure || !cookie.isSecure) && Self.path(path, matches: cookie.path) && (cookie.expiresDate.map { $0 > now } ?? true)
         }
+        return Self.withinHeaderLimits(matching)
+    }
+
+    /// The first of `cookies` that fit ``CookieLimits/sentPerRequest`` and
+    /// ``CookieLimits/headerBytes`` once joined as `name=value; name=value`, in RFC 6265's order:
+    /// longer paths first, then by name (the storage keeps no creation time to order by).
+    private static func withinHeaderLimits(_ cookies: [HTTPCookie]) -> [HTTPCookie] {
+        let ordered = cookies.sorted { first, second in
+            let (firstPath, secondPath) = (first.path.utf8.count, second.path.utf8.count)
+            return firstPath != secondPath ? firstPath > secondPath : first.name < second.name
+        }
+        var sent: [HTTPCookie] = []
+        var bytes = 0
+        for cookie in ordered where sent.count < CookieLimits.sentPerRequest {
+            let length = cookie.name.utf8.count + 1 + cookie.value.utf8.count + (sent.isEmpty ? 0 : 2)
+            guard bytes + length <= CookieLimits.headerBytes else { continue }
+            bytes += length
+            sent.append(cookie)
+        }
+        return sent
     }
 
     private static func header(joining cookies: [HTTPCookie]) -> String? {

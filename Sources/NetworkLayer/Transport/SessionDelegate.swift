@@ -15,6 +15,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     // transport's two sessions share this delegate.
     private let challenged = Locked<[ObjectIdentifier: HTTPURLResponse]>([:])
     private let transfers = Locked<[ObjectIdentifier: any SessionTaskHandler]>([:])
+    /// Where the cookies of responses are stored, within ``CookieLimits``; `nil` to ignore them.
+    private let cookieStorage: HTTPCookieStorage?
+
+    init(cookieStorage: HTTPCookieStorage? = nil) {
+        self.cookieStorage = cookieStorage
+    }
 
     /// Challenges raised by a server's 401; TLS challenges keep Foundation's default handling.
     private static let httpAuthenticationMethods: Set<String> = [
@@ -101,6 +107,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
+        if let cookieStorage, let response = response as? HTTPURLResponse, let url = dataTask.currentRequest?.url ?? response.url,
+            let values = response.value(forHTTPHeaderField: "Set-Cookie")
+        {
+            cookieStorage.store(setCookieValues: [values], from: url)
+        }
         call(for: dataTask)?.didReceive(response)
         completionHandler(.allow)
     }

@@ -84,14 +84,10 @@ struct CurlRequest: Sendable {
 
     /// Stores the cookies of `setCookieValues`, the `Set-Cookie` field values of one response
     /// head, each parsed on its own (an `Expires` date has a comma, so the values cannot be
-    /// joined), in ``cookieStorage``.
+    /// joined), in ``cookieStorage``, within ``CookieLimits``.
     func storeCookies(_ setCookieValues: [String]) {
         guard let cookieStorage, !setCookieValues.isEmpty else { return }
-        let cookies = setCookieValues.flatMap {
-            HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: originalURL)
-        }
-        guard !cookies.isEmpty else { return }
-        cookieStorage.setCookies(cookies, for: originalURL, mainDocumentURL: originalURL)
+        cookieStorage.store(setCookieValues: setCookieValues, from: originalURL)
     }
 
     /// The request's URL reduced to `scheme://host:port/path`, for error messages.

@@ -55,7 +55,9 @@ extension CurlTransport {
         ///
         /// With a storage, a request without a `Cookie` header of its own is sent with the
         /// storage's cookies for its URL, and the `Set-Cookie` fields of every response head
-        /// (redirects and error statuses included) are stored. The router's cache keys on the
+        /// (redirects and error statuses included) are stored, within libcurl's own bounds: at
+        /// most 50 cookies from one response and 3,000 in the storage, and 150 in one request's
+        /// `Cookie` header of at most 8,190 bytes. The router's cache keys on the
         /// `Cookie` that will be sent (``CurlTransport/headersAdded(to:)``). An in-memory
         /// storage is `URLSessionConfiguration.ephemeral.httpCookieStorage`.
         ///

@@ -41,14 +41,16 @@ struct BlockedStartDeadlineTests {
 
     @Test func aDeadlineHoldsWhileFoundationsWorkQueueIsBusy() async throws {
         guard TestTransport.all.contains(.urlSession) else { return }
-        // A router of its own, with a storage of its own, that the server floods with cookies.
-        let flooded = Router<TestEndpoint>(
-            transport: URLSessionTransport(configuration: .ephemeral), callbackQueue: DispatchQueue(label: "flood"))
-        var flood = TestEndpoint.fixture("cookie-flood", timeout: 120)
-        flood.task = .requestParameters(bodyParameters: nil, bodyEncoding: .json, urlParameters: ["count": 10_000])
+        // A session of the app's own, with a storage of its own, that the server floods with
+        // cookies. Not a transport of ours: it stores at most 50 cookies of a response
+        // (CookieLimits), and FoundationNetworking stores them all on its work queue.
+        let fixture = try #require(TestServers.fixture)
+        let flood = try #require(URL(string: fixture.appendingPathComponent("cookie-flood").absoluteString + "?count=10000"))
+        let floodSession = URLSession(configuration: .ephemeral)
+        defer { floodSession.finishTasksAndInvalidate() }
         let floodTimes = Times()
         floodTimes.mark("started")
-        flooded.request(flood) { floodTimes.record($0) }
+        floodSession.dataTask(with: flood) { _, _, _ in floodTimes.mark("completed") }.resume()
         try await Task.sleep(nanoseconds: 500_000_000)
 
         // Another router, another session: a request that must end at its 1 s deadline. Started
