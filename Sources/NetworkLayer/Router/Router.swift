@@ -190,8 +190,10 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
             // Armed before the start, which can block the caller: FoundationNetworking's
             // `dataTask(with:)` waits for its one work queue, which a response of 10,000
             // `Set-Cookie` fields on another session kept busy for 5.7 s, and a deadline armed
-            // after it fired that late (BlockedStartDeadlineTests). A request answered at once (a
-            // stub, a cache hit) pays for a timer it does not need.
+            // after it fired that late (BlockedStartDeadlineTests). Owned sessions make their
+            // tasks off the caller's thread; a session of the caller's, or a transport of theirs,
+            // may not. A request answered at once (a stub, a cache hit) pays for a timer it does
+            // not need.
             opened.handle.arm(timeout: exchange.timeout)
             chain.start(exchange)
         case .failure(let error):

@@ -23,13 +23,14 @@ final class SendingAgainOnce: Sendable {
 
     private let state = Locked<State>(.running({}))
     private let delegate: SessionDelegate
-    private let make: @Sendable () -> (URLSessionTask, SessionTaskCall)
+    private let make: @Sendable () -> (call: SessionTaskCall, task: @Sendable () -> URLSessionTask)
     private let completion: URLSessionTransport.Completion
 
-    /// Starts the request at once; `make` returns a new, unstarted task for it and its call.
+    /// Starts the request at once; `make` returns a new call for it, and what makes its task
+    /// (on the delegate's queue, ``URLSessionTransport/start(call:delegate:completion:task:)``).
     init(
         delegate: SessionDelegate, completion: @escaping URLSessionTransport.Completion,
-        make: @escaping @Sendable () -> (URLSessionTask, SessionTaskCall)
+        make: @escaping @Sendable () -> (call: SessionTaskCall, task: @Sendable () -> URLSessionTask)
     ) {
         self.delegate = delegate
         self.make = make
@@ -48,8 +49,8 @@ final class SendingAgainOnce: Sendable {
     }
 
     private func attempt(isLast: Bool) {
-        let (task, call) = make()
-        let stopTask = URLSessionTransport.start(task, call: call, delegate: delegate) { [self] result in
+        let (call, makeTask) = make()
+        let delivered: URLSessionTransport.Completion = { [self] result in
             guard case .failure(let error) = result, URLError.isBodyNotSentAgain(error), !isLast else {
                 completion(result)
                 return
@@ -64,6 +65,7 @@ final class SendingAgainOnce: Sendable {
                 attempt(isLast: true)
             }
         }
+        let stopTask = URLSessionTransport.start(call: call, delegate: delegate, completion: delivered, task: makeTask)
         let stoppedMeanwhile = state.withLock { state -> Bool in
             guard case .running = state else { return true }
             state = .running(stopTask)

@@ -17,6 +17,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private let transfers = Locked<[ObjectIdentifier: any SessionTaskHandler]>([:])
     /// Where the cookies of responses are stored, within ``CookieLimits``; `nil` to ignore them.
     private let cookieStorage: HTTPCookieStorage?
+    /// Where the sessions' tasks are made, resumed and cancelled, in the order asked, off the
+    /// callers' threads (``URLSessionTransport/start(call:delegate:completion:task:)``).
+    let starts = DispatchQueue(label: "NetworkLayer.URLSessionTransport.starts")
 
     init(cookieStorage: HTTPCookieStorage? = nil) {
         self.cookieStorage = cookieStorage

@@ -51,14 +51,23 @@ final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
         self.upload = upload
     }
 
-    /// Sets what receives the outcome, and the task it belongs to (stopped when the body passes
-    /// its limit or the download's file cannot be written); before the task is resumed, so
-    /// before any callback.
-    func start(_ completion: @escaping CallbackTransport.Completion, task: URLSessionTask) {
+    /// Sets what receives the outcome; before the task is made, so that a stop before then still
+    /// delivers `URLError(.cancelled)`.
+    func start(_ completion: @escaping CallbackTransport.Completion) {
+        state.withLock { $0.completion = completion }
+    }
+
+    /// Sets the task the call belongs to (stopped when the body passes its limit or the
+    /// download's file cannot be written); before the task is resumed, so before any callback.
+    func attach(_ task: URLSessionTask) {
         state.withLock { state in
-            state.completion = completion
-            state.task = task
+            if !state.stopped { state.task = task }
         }
+    }
+
+    /// Whether the call has ended: stopped, or past a limit.
+    var isStopped: Bool {
+        state.withLock { $0.stopped }
     }
 
     /// Stops writing at once and delivers `URLError(.cancelled)`: Foundation may still deliver

@@ -21,6 +21,7 @@ final class StreamTaskCall: SessionTaskHandler, Sendable {
         /// Set when libcurl asked for the request's in-memory body again: the cancellation that
         /// follows is reported as ``URLError/bodyNotSentAgain``.
         var bodyNotSentAgain = false
+        var stopped = false
     }
 
     private let state = Locked(State())
@@ -39,6 +40,22 @@ final class StreamTaskCall: SessionTaskHandler, Sendable {
     /// Sets what receives the head (or the failure before it); before the task is resumed.
     func start(_ head: @escaping @Sendable (Result<HTTPURLResponse, any Error>) -> Void) {
         state.withLock { $0.head = head }
+    }
+
+    /// Ends the wait for the head with `URLError(.cancelled)`, at once: the task may not be made
+    /// yet, or its start may wait for Foundation's work queue.
+    func stop() {
+        let head = state.withLock { state in
+            state.stopped = true
+            defer { state.head = nil }
+            return state.head
+        }
+        head?(.failure(URLError(.cancelled)))
+    }
+
+    /// Whether ``stop()`` was called.
+    var isStopped: Bool {
+        state.withLock { $0.stopped }
     }
 
     func didSend(_ sent: Int64, of total: Int64?) {

@@ -22,16 +22,26 @@ extension URLSessionTransport {
         guard !Task.isCancelled else { throw URLError.cancelledBeforeSending }
         let source = try body.map(UploadSource.init)
         let call = StreamTaskCall(method: request.httpMethod, progress: progress, upload: source?.streamed)
-        let task = source?.task(for: request, on: session) ?? session.dataTask(with: request)
-        delegate.register(call, for: task)
-        // Cancelled off the caller's thread: `URLSessionTask.cancel()` waits for Foundation's work
-        // queue, which a fast stream keeps busy (seconds, measured). The buffer takes nothing more
-        // from the moment it is cancelled, so the reader is free at once either way.
-        call.buffer.connect(onResume: {}, onCancel: { DispatchQueue.global().async { task.cancel() } })
+        // Made, resumed and cancelled on the delegate's queue, off the caller's thread, as
+        // `start(call:delegate:completion:task:)` does: `dataTask(with:)` and `cancel()` wait for
+        // Foundation's work queue, which a fast stream keeps busy (seconds, measured). The buffer
+        // takes nothing more from the moment it is cancelled, so the reader is free at once.
+        let made = Locked<URLSessionTask?>(nil)
+        let cancelTask: @Sendable () -> Void = { delegate.starts.async { made.withLock { $0 }?.cancel() } }
+        call.buffer.connect(onResume: {}, onCancel: cancelTask)
         let head = try await awaitCallback { deliver in
             call.start(deliver)
-            task.resume()
-            return { task.cancel() }
+            delegate.starts.async {
+                guard !call.isStopped else { return }
+                let task = source?.task(for: request, on: session) ?? session.dataTask(with: request)
+                delegate.register(call, for: task)
+                made.withLock { $0 = task }
+                task.resume()
+            }
+            return {
+                call.stop()
+                cancelTask()
+            }
         }.get()
         return StreamedResponse(response: head, body: BodyStream(call.buffer))
     }

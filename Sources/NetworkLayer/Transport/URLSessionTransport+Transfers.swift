@@ -25,7 +25,7 @@ extension URLSessionTransport {
         }
         return try await run(delegate: delegate) {
             let call = SessionTaskCall(target: .memory, method: request.httpMethod, maximumBodySize: limit, progress: progress)
-            return (source.task(for: request, on: session), call)
+            return (call, { source.task(for: request, on: session) })
         }
     }
 
@@ -51,14 +51,14 @@ extension URLSessionTransport {
         let limit = maximumResponseSize
         return try await run(delegate: delegate) {
             let call = SessionTaskCall(target: .file(file), method: request.httpMethod, maximumBodySize: limit, progress: progress)
-            return (session.dataTask(with: request), call)
+            return (call, { session.dataTask(with: request) })
         }
     }
 
     /// Runs the task that `make` returns, with a new one if FoundationNetworking cannot send its
     /// in-memory body again (``SendingAgainOnce``).
     func run(
-        delegate: SessionDelegate, make: @escaping @Sendable () -> (URLSessionTask, SessionTaskCall)
+        delegate: SessionDelegate, make: @escaping @Sendable () -> (call: SessionTaskCall, task: @Sendable () -> URLSessionTask)
     ) async throws -> (Data, HTTPURLResponse) {
         guard !Task.isCancelled else { throw URLError.cancelledBeforeSending }
         let (data, head) = try await awaitCallback { SendingAgainOnce(delegate: delegate, completion: $0, make: make).stop }.get()
@@ -68,11 +68,10 @@ extension URLSessionTransport {
     /// Runs the task that `make` returns, once: its body is a stream (which the delegate opens
     /// again when libcurl asks), or a file read by Foundation.
     func run(
-        call: SessionTaskCall, delegate: SessionDelegate, make: () -> URLSessionTask
+        call: SessionTaskCall, delegate: SessionDelegate, make: @escaping @Sendable () -> URLSessionTask
     ) async throws -> (Data, HTTPURLResponse) {
         guard !Task.isCancelled else { throw URLError.cancelledBeforeSending }
-        let task = make()
-        let (data, head) = try await awaitCallback { Self.start(task, call: call, delegate: delegate, completion: $0) }.get()
+        let (data, head) = try await awaitCallback { Self.start(call: call, delegate: delegate, completion: $0, task: make) }.get()
         return (data, head.httpResponse)
     }
 }

@@ -39,6 +39,11 @@ import FoundationNetworking
 /// response, 3,000 in the storage, and 150 in one request's `Cookie` header of at most 8,190
 /// bytes. A session of the caller's adds and stores its cookies as Foundation does.
 ///
+/// An owned session's tasks are made, resumed and cancelled on a serial queue of the
+/// transport's, in the order asked, never on the caller's thread: on Linux,
+/// FoundationNetworking's `dataTask(with:)` waits for a work queue that every session of the
+/// process shares, and another session's response can keep it busy for seconds.
+///
 /// A background configuration (`URLSessionConfiguration.background(withIdentifier:)`) is
 /// refused: background sessions run tasks out of process and do not accept completion
 /// handlers (on Apple platforms they raise an Objective-C exception). Every request through
@@ -197,26 +202,43 @@ extension URLSessionTransport: CallbackTransport {
         }
         guard request.httpBody != nil || request.httpBodyStream != nil else {
             // Nothing that libcurl could fail to send again: it asks for a body only to resend one.
-            return Self.start(session.dataTask(with: request), call: makeCall(), delegate: owner.delegate, completion: completion)
+            return Self.start(call: makeCall(), delegate: owner.delegate, completion: completion) { session.dataTask(with: request) }
         }
         let sending = SendingAgainOnce(delegate: owner.delegate, completion: completion) {
-            (session.dataTask(with: request), makeCall())
+            (makeCall(), { session.dataTask(with: request) })
         }
         return sending.stop
     }
 
-    /// Registers `call` for `task`, which must be delegate-driven, and starts it; returns what
-    /// stops it without waiting: the call delivers `URLError(.cancelled)` at once and the task
-    /// is cancelled off the caller's thread.
+    /// Makes the task with `makeTask`, which must make a delegate-driven one, registers `call`
+    /// for it and resumes it, on the delegate's ``SessionDelegate/starts`` queue; returns what
+    /// stops it without waiting: the call delivers `URLError(.cancelled)` at once, and the task,
+    /// once made, is cancelled on that queue.
+    ///
+    /// Not on the caller's thread: FoundationNetworking's `dataTask(with:)` and `cancel()` wait
+    /// for the one work queue of the process, which a response of thousands of `Set-Cookie`
+    /// fields to another session, or an endless body at loopback speed, keeps busy for seconds
+    /// (5.7-10 s measured). The caller is an app's main thread, or a Swift task that must hear its
+    /// deadline on time.
     static func start(
-        _ task: URLSessionTask, call: SessionTaskCall, delegate: SessionDelegate, completion: @escaping Completion
+        call: SessionTaskCall, delegate: SessionDelegate, completion: @escaping Completion,
+        task makeTask: @escaping @Sendable () -> URLSessionTask
     ) -> @Sendable () -> Void {
-        delegate.register(call, for: task)
-        call.start(completion, task: task)
-        task.resume()
+        call.start(completion)
+        let made = Locked<URLSessionTask?>(nil)
+        delegate.starts.async {
+            // Stopped before its turn: nothing to make. Stopped from here on: the cancel below
+            // runs after this block, on the same serial queue.
+            guard !call.isStopped else { return }
+            let task = makeTask()
+            delegate.register(call, for: task)
+            call.attach(task)
+            made.withLock { $0 = task }
+            task.resume()
+        }
         return {
             call.stop()
-            task.cancelWithoutWaiting()
+            delegate.starts.async { made.withLock { $0 }?.cancel() }
         }
     }
 

@@ -39,22 +39,32 @@ struct BlockedStartDeadlineTests {
         var outcome: Result<Response, NetworkError>? { state.withLock { $0.outcome } }
     }
 
-    @Test func aDeadlineHoldsWhileFoundationsWorkQueueIsBusy() async throws {
-        guard TestTransport.all.contains(.urlSession) else { return }
-        // A session of the app's own, with a storage of its own, that the server floods with
-        // cookies. Not a transport of ours: it stores at most 50 cookies of a response
-        // (CookieLimits), and FoundationNetworking stores them all on its work queue.
+    /// A session of the app's own, with a storage of its own, that the server floods with
+    /// cookies; its times record when the flood started and completed. Not a transport of ours:
+    /// it stores at most 50 cookies of a response (CookieLimits), and FoundationNetworking stores
+    /// them all on its work queue.
+    private static func startFlood() throws -> (times: Times, session: URLSession) {
         let fixture = try #require(TestServers.fixture)
         let flood = try #require(URL(string: fixture.appendingPathComponent("cookie-flood").absoluteString + "?count=10000"))
-        let floodSession = URLSession(configuration: .ephemeral)
+        let session = URLSession(configuration: .ephemeral)
+        let times = Times()
+        times.mark("started")
+        session.dataTask(with: flood) { _, _, _ in times.mark("completed") }.resume()
+        return (times, session)
+    }
+
+    private static func floodTook(_ times: Times) throws -> TimeInterval {
+        try #require(times["completed"]).timeIntervalSince(try #require(times["started"]))
+    }
+
+    @Test func aDeadlineHoldsWhileFoundationsWorkQueueIsBusy() async throws {
+        guard TestTransport.all.contains(.urlSession) else { return }
+        let (floodTimes, floodSession) = try Self.startFlood()
         defer { floodSession.finishTasksAndInvalidate() }
-        let floodTimes = Times()
-        floodTimes.mark("started")
-        floodSession.dataTask(with: flood) { _, _, _ in floodTimes.mark("completed") }.resume()
         try await Task.sleep(nanoseconds: 500_000_000)
 
-        // Another router, another session: a request that must end at its 1 s deadline. Started
-        // from a thread of its own, as an app's main thread would, not from the test's pool.
+        // Another session: a request that must end at its 1 s deadline. Started from a thread of
+        // its own, as an app's main thread would, not from the test's pool.
         let router = Router<TestEndpoint>(transport: URLSessionTransport(), callbackQueue: DispatchQueue(label: "deadline"))
         let times = Times()
         let thread = Thread {
@@ -63,11 +73,11 @@ struct BlockedStartDeadlineTests {
             times.mark("returned")
         }
         thread.start()
-        #expect(await eventually(within: 120) { times["completed"] != nil && floodTimes["completed"] != nil })
+        #expect(await eventually(within: 120) { times["completed"] != nil && times["returned"] != nil && floodTimes["completed"] != nil })
 
         let called = try #require(times["called"])
         let completed = try #require(times["completed"])
-        let floodTook = try #require(floodTimes["completed"]).timeIntervalSince(try #require(floodTimes["started"]))
+        let floodTook = try Self.floodTook(floodTimes)
         let blocked = times["returned"].map { $0.timeIntervalSince(called) } ?? .nan
         let elapsed = completed.timeIntervalSince(called)
         // Without a busy queue there is nothing to measure.
@@ -75,9 +85,67 @@ struct BlockedStartDeadlineTests {
         #expect(
             elapsed < TestTiming.bound(1.5),
             "the 1 s deadline ended the request after \(elapsed) s; its start blocked the caller \(blocked) s, the flood took \(floodTook) s")
+        // The task is made off the caller's thread: before, the start blocked it 5.7-6.3 s.
+        #expect(blocked < TestTiming.bound(0.5), "the start blocked the caller \(blocked) s; the flood took \(floodTook) s")
         guard case .failure(.timedOut(after: 1)) = times.outcome else {
             Issue.record("expected timedOut(after: 1), got \(String(describing: times.outcome))")
             return
         }
+    }
+
+    /// The same for an `async` caller, which is resumed only once the start returns: before, its
+    /// 1 s deadline was heard after 6.99 s.
+    @Test func anAsyncCallerHearsItsDeadlineWhileFoundationsWorkQueueIsBusy() async throws {
+        guard TestTransport.all.contains(.urlSession) else { return }
+        let (floodTimes, floodSession) = try Self.startFlood()
+        defer { floodSession.finishTasksAndInvalidate() }
+        try await Task.sleep(nanoseconds: 500_000_000)
+
+        let router = Router<TestEndpoint>(transport: URLSessionTransport(), callbackQueue: DispatchQueue(label: "deadline"))
+        let called = Date()
+        let outcome: NetworkError?
+        do {
+            _ = try await router.request(.fixture("hang", timeout: 1))
+            outcome = nil
+        } catch {
+            outcome = error
+        }
+        let elapsed = Date().timeIntervalSince(called)
+        #expect(await eventually(within: 120) { floodTimes["completed"] != nil })
+        let floodTook = try Self.floodTook(floodTimes)
+        try #require(floodTook > 2.5, "the flood kept the work queue busy for only \(floodTook) s")
+        #expect(elapsed < TestTiming.bound(1.5), "the 1 s deadline was heard after \(elapsed) s; the flood took \(floodTook) s")
+        guard case .timedOut(after: 1)? = outcome else {
+            Issue.record("expected timedOut(after: 1), got \(String(describing: outcome))")
+            return
+        }
+    }
+
+    /// A stream's start made its task on the caller's thread too: `router.stream(_:)` from an
+    /// app's main thread blocked it until the flood was stored.
+    @Test func aStreamsStartDoesNotBlockItsCaller() async throws {
+        guard TestTransport.all.contains(.urlSession) else { return }
+        let (floodTimes, floodSession) = try Self.startFlood()
+        defer { floodSession.finishTasksAndInvalidate() }
+        try await Task.sleep(nanoseconds: 500_000_000)
+
+        let router = Router<TestEndpoint>(transport: URLSessionTransport(), callbackQueue: DispatchQueue(label: "stream"))
+        let times = Times()
+        let streams = Locked<[ResponseStream]>([])
+        let thread = Thread {
+            times.mark("called")
+            let stream = router.stream(.fixture("hang", timeout: 1))
+            times.mark("returned")
+            streams.withLock { $0.append(stream) }
+        }
+        thread.start()
+        #expect(await eventually(within: 120) { times["returned"] != nil && floodTimes["completed"] != nil })
+        let stream = try #require(streams.withLock { $0.first })
+        let called = try #require(times["called"])
+        let blocked = try #require(times["returned"]).timeIntervalSince(called)
+        let floodTook = try Self.floodTook(floodTimes)
+        try #require(floodTook > 2.5, "the flood kept the work queue busy for only \(floodTook) s")
+        #expect(blocked < TestTiming.bound(0.5), "the stream's start blocked the caller \(blocked) s; the flood took \(floodTook) s")
+        stream.cancel()
     }
 }
