@@ -26,6 +26,7 @@ extension URLSessionTransport {
         // `start(call:delegate:completion:task:)` does: `dataTask(with:)` and `cancel()` wait for
         // Foundation's work queue, which a fast stream keeps busy (seconds, measured). The buffer
         // takes nothing more from the moment it is cancelled, so the reader is free at once.
+        let makeTask = keepingSessions { source?.task(for: request, on: session) ?? session.dataTask(with: request) }
         let made = Locked<URLSessionTask?>(nil)
         let cancelTask: @Sendable () -> Void = { delegate.starts.async { made.withLock { $0 }?.cancel() } }
         call.buffer.connect(onResume: {}, onCancel: cancelTask)
@@ -33,7 +34,7 @@ extension URLSessionTransport {
             call.start(deliver)
             delegate.starts.async {
                 guard !call.isStopped else { return }
-                let task = source?.task(for: request, on: session) ?? session.dataTask(with: request)
+                let task = makeTask()
                 delegate.register(call, for: task)
                 made.withLock { $0 = task }
                 task.resume()

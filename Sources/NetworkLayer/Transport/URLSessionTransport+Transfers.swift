@@ -21,11 +21,11 @@ extension URLSessionTransport {
             // Read from its start again whenever libcurl rewinds: never sent again as a new task.
             let call = SessionTaskCall(
                 target: .memory, method: request.httpMethod, maximumBodySize: limit, progress: progress, upload: streamed)
-            return try await run(call: call, delegate: delegate) { source.task(for: request, on: session) }
+            return try await run(call: call, delegate: delegate, make: keepingSessions { source.task(for: request, on: session) })
         }
+        let makeTask = keepingSessions { source.task(for: request, on: session) }
         return try await run(delegate: delegate) {
-            let call = SessionTaskCall(target: .memory, method: request.httpMethod, maximumBodySize: limit, progress: progress)
-            return (call, { source.task(for: request, on: session) })
+            (SessionTaskCall(target: .memory, method: request.httpMethod, maximumBodySize: limit, progress: progress), makeTask)
         }
     }
 
@@ -49,9 +49,9 @@ extension URLSessionTransport {
                 execute(request, body: nil, progress: { _, _ in }), to: file, limit: maximumResponseSize, progress: progress)
         }
         let limit = maximumResponseSize
+        let makeTask = keepingSessions { session.dataTask(with: request) }
         return try await run(delegate: delegate) {
-            let call = SessionTaskCall(target: .file(file), method: request.httpMethod, maximumBodySize: limit, progress: progress)
-            return (call, { session.dataTask(with: request) })
+            (SessionTaskCall(target: .file(file), method: request.httpMethod, maximumBodySize: limit, progress: progress), makeTask)
         }
     }
 

@@ -200,14 +200,22 @@ extension URLSessionTransport: CallbackTransport {
         let makeCall: @Sendable () -> SessionTaskCall = {
             SessionTaskCall(target: .memory, method: request.httpMethod, maximumBodySize: limit, progress: { _, _ in })
         }
+        let makeTask = keepingSessions { session.dataTask(with: request) }
         guard request.httpBody != nil || request.httpBodyStream != nil else {
             // Nothing that libcurl could fail to send again: it asks for a body only to resend one.
-            return Self.start(call: makeCall(), delegate: owner.delegate, completion: completion) { session.dataTask(with: request) }
+            return Self.start(call: makeCall(), delegate: owner.delegate, completion: completion, task: makeTask)
         }
-        let sending = SendingAgainOnce(delegate: owner.delegate, completion: completion) {
-            (makeCall(), { session.dataTask(with: request) })
-        }
+        let sending = SendingAgainOnce(delegate: owner.delegate, completion: completion) { (makeCall(), makeTask) }
         return sending.stop
+    }
+
+    /// `makeTask`, holding this transport's owned sessions until it has run. They are
+    /// invalidated when the last copy of the transport goes, and FoundationNetworking traps
+    /// ("Session invalidated") on a task made after that, as a task made later on
+    /// ``SessionDelegate/starts``, or a request sent again (``SendingAgainOnce``), would be.
+    func keepingSessions(_ makeTask: @escaping @Sendable () -> URLSessionTask) -> @Sendable () -> URLSessionTask {
+        let owner = owner
+        return { withExtendedLifetime(owner) { makeTask() } }
     }
 
     /// Makes the task with `makeTask`, which must make a delegate-driven one, registers `call`
