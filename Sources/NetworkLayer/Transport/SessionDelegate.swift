@@ -18,7 +18,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// Where the cookies of responses are stored, within ``CookieLimits``; `nil` to ignore them.
     private let cookieStorage: HTTPCookieStorage?
     /// Where the sessions' tasks are made, resumed and cancelled, in the order asked, off the
-    /// callers' threads (``URLSessionTransport/start(call:delegate:completion:task:)``).
+    /// callers' threads (``launch(_:making:)``).
     let starts = DispatchQueue(label: "NetworkLayer.URLSessionTransport.starts")
 
     init(cookieStorage: HTTPCookieStorage? = nil) {
@@ -64,8 +64,31 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     // MARK: Uploads, downloads and streams
 
-    func register(_ call: any SessionTaskHandler, for task: URLSessionTask) {
-        transfers.withLock { $0[ObjectIdentifier(task)] = call }
+    /// Makes the task that `makeTask` makes, which must be a delegate-driven one, hands its events
+    /// to `handler` and resumes it, on a serial queue of its own, unless `handler` is stopped by
+    /// then; returns what cancels the task on that queue, where a cancel never comes before the
+    /// resume.
+    ///
+    /// Not on the caller's thread: FoundationNetworking's `dataTask(with:)` and `cancel()` wait
+    /// for the one work queue of the process, which a response of thousands of `Set-Cookie`
+    /// fields to another session, or an endless body at loopback speed, keeps busy for seconds
+    /// (5.7-10 s measured), and the caller is an app's main thread, or a Swift task that must
+    /// hear its deadline on time.
+    func launch(_ handler: any SessionTaskHandler, making makeTask: @escaping @Sendable () -> URLSessionTask)
+        -> @Sendable () -> Void
+    {
+        let made = Locked<URLSessionTask?>(nil)
+        starts.async { [self] in
+            guard !handler.isStopped else { return }
+            let task = makeTask()
+            transfers.withLock { $0[ObjectIdentifier(task)] = handler }
+            handler.attach(task)
+            made.withLock { $0 = task }
+            task.resume()
+        }
+        return { [starts] in
+            starts.async { made.withLock { $0 }?.cancel() }
+        }
     }
 
     private func call(for task: URLSessionTask) -> (any SessionTaskHandler)? {
@@ -141,4 +164,8 @@ protocol SessionTaskHandler: AnyObject, Sendable {
     func didReceive(_ response: URLResponse)
     func didReceive(_ data: Data)
     func complete(error: (any Error)?, challengeResponse: HTTPURLResponse?)
+    /// Whether the handler has ended before its task was made: nothing is made then.
+    var isStopped: Bool { get }
+    /// The task made for the handler, before it is resumed.
+    func attach(_ task: URLSessionTask)
 }

@@ -58,6 +58,10 @@ final class StreamTaskCall: SessionTaskHandler, Sendable {
         state.withLock { $0.stopped }
     }
 
+    /// Nothing to keep: the stream's buffer cancels the task through what
+    /// ``SessionDelegate/launch(_:making:)`` returned.
+    func attach(_ task: URLSessionTask) {}
+
     func didSend(_ sent: Int64, of total: Int64?) {
         // A streamed body's length is unknown to Foundation, not to us.
         progress(sent, total ?? upload?.size)

@@ -22,23 +22,13 @@ extension URLSessionTransport {
         guard !Task.isCancelled else { throw URLError.cancelledBeforeSending }
         let source = try body.map(UploadSource.init)
         let call = StreamTaskCall(method: request.httpMethod, progress: progress, upload: source?.streamed)
-        // Made, resumed and cancelled on the delegate's queue, off the caller's thread, as
-        // `start(call:delegate:completion:task:)` does: `dataTask(with:)` and `cancel()` wait for
-        // Foundation's work queue, which a fast stream keeps busy (seconds, measured). The buffer
-        // takes nothing more from the moment it is cancelled, so the reader is free at once.
+        // Made, resumed and cancelled off the caller's thread (`SessionDelegate.launch`). The
+        // buffer takes nothing more from the moment it is cancelled, so the reader is free at once.
         let makeTask = keepingSessions { source?.task(for: request, on: session) ?? session.dataTask(with: request) }
-        let made = Locked<URLSessionTask?>(nil)
-        let cancelTask: @Sendable () -> Void = { delegate.starts.async { made.withLock { $0 }?.cancel() } }
-        call.buffer.connect(onResume: {}, onCancel: cancelTask)
         let head = try await awaitCallback { deliver in
             call.start(deliver)
-            delegate.starts.async {
-                guard !call.isStopped else { return }
-                let task = makeTask()
-                delegate.register(call, for: task)
-                made.withLock { $0 = task }
-                task.resume()
-            }
+            let cancelTask = delegate.launch(call, making: makeTask)
+            call.buffer.connect(onResume: {}, onCancel: cancelTask)
             return {
                 call.stop()
                 cancelTask()

@@ -211,42 +211,26 @@ extension URLSessionTransport: CallbackTransport {
 
     /// `makeTask`, holding this transport's owned sessions until it has run. They are
     /// invalidated when the last copy of the transport goes, and FoundationNetworking traps
-    /// ("Session invalidated") on a task made after that, as a task made later on
-    /// ``SessionDelegate/starts``, or a request sent again (``SendingAgainOnce``), would be.
+    /// ("Session invalidated") on a task made after that, as a task made later
+    /// (``SessionDelegate/launch(_:making:)``), or a request sent again (``SendingAgainOnce``),
+    /// would be.
     func keepingSessions(_ makeTask: @escaping @Sendable () -> URLSessionTask) -> @Sendable () -> URLSessionTask {
         let owner = owner
         return { withExtendedLifetime(owner) { makeTask() } }
     }
 
-    /// Makes the task with `makeTask`, which must make a delegate-driven one, registers `call`
-    /// for it and resumes it, on the delegate's ``SessionDelegate/starts`` queue; returns what
-    /// stops it without waiting: the call delivers `URLError(.cancelled)` at once, and the task,
-    /// once made, is cancelled on that queue.
-    ///
-    /// Not on the caller's thread: FoundationNetworking's `dataTask(with:)` and `cancel()` wait
-    /// for the one work queue of the process, which a response of thousands of `Set-Cookie`
-    /// fields to another session, or an endless body at loopback speed, keeps busy for seconds
-    /// (5.7-10 s measured). The caller is an app's main thread, or a Swift task that must hear its
-    /// deadline on time.
+    /// Starts `call` on the task that `makeTask` makes, off the caller's thread
+    /// (``SessionDelegate/launch(_:making:)``); returns what stops it without waiting: the call
+    /// delivers `URLError(.cancelled)` at once, and the task, once made, is cancelled.
     static func start(
         call: SessionTaskCall, delegate: SessionDelegate, completion: @escaping Completion,
         task makeTask: @escaping @Sendable () -> URLSessionTask
     ) -> @Sendable () -> Void {
         call.start(completion)
-        let made = Locked<URLSessionTask?>(nil)
-        delegate.starts.async {
-            // Stopped before its turn: nothing to make. Stopped from here on: the cancel below
-            // runs after this block, on the same serial queue.
-            guard !call.isStopped else { return }
-            let task = makeTask()
-            delegate.register(call, for: task)
-            call.attach(task)
-            made.withLock { $0 = task }
-            task.resume()
-        }
+        let cancelTask = delegate.launch(call, making: makeTask)
         return {
             call.stop()
-            delegate.starts.async { made.withLock { $0 }?.cancel() }
+            cancelTask()
         }
     }
 
