@@ -27,7 +27,7 @@ final class SendingAgainOnce: Sendable {
     private let completion: URLSessionTransport.Completion
 
     /// Starts the request at once; `make` returns a new call for it, and what makes its task
-    /// (on the delegate's queue, ``URLSessionTransport/start(call:delegate:completion:task:)``).
+    /// (on the delegate's queue, ``SessionDelegate/launch(_:making:)``).
     init(
         delegate: SessionDelegate, completion: @escaping URLSessionTransport.Completion,
         make: @escaping @Sendable () -> (call: SessionTaskCall, task: @Sendable () -> URLSessionTask)
@@ -65,7 +65,8 @@ final class SendingAgainOnce: Sendable {
                 attempt(isLast: true)
             }
         }
-        let stopTask = URLSessionTransport.start(call: call, delegate: delegate, completion: delivered, task: makeTask)
+        call.start(delivered)
+        let stopTask = delegate.launch(call, making: makeTask)
         let stoppedMeanwhile = state.withLock { state -> Bool in
             guard case .running = state else { return true }
             state = .running(stopTask)

@@ -62,12 +62,13 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         challenged.withLock { $0.removeValue(forKey: task) }
     }
 
-    // MARK: Uploads, downloads and streams
+    // MARK: Delegate-driven tasks
 
     /// Makes the task that `makeTask` makes, which must be a delegate-driven one, hands its events
     /// to `handler` and resumes it, on a serial queue of its own, unless `handler` is stopped by
-    /// then; returns what cancels the task on that queue, where a cancel never comes before the
-    /// resume.
+    /// then; returns what stops the request without waiting: `handler` at once (a waiting
+    /// completion hears `URLError(.cancelled)`), and the task on that queue, where a cancel never
+    /// comes before the resume. Give `handler` its completion first.
     ///
     /// Not on the caller's thread: FoundationNetworking's `dataTask(with:)` and `cancel()` wait
     /// for the one work queue of the process, which a response of thousands of `Set-Cookie`
@@ -87,6 +88,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             task.resume()
         }
         return { [starts] in
+            handler.stop()
             starts.async { made.withLock { $0 }?.cancel() }
         }
     }
@@ -164,6 +166,9 @@ protocol SessionTaskHandler: AnyObject, Sendable {
     func didReceive(_ response: URLResponse)
     func didReceive(_ data: Data)
     func complete(error: (any Error)?, challengeResponse: HTTPURLResponse?)
+    /// Ends the request at once: a completion still waiting hears `URLError(.cancelled)`, and
+    /// nothing more is written.
+    func stop()
     /// Whether the handler has ended before its task was made: nothing is made then.
     var isStopped: Bool { get }
     /// The task made for the handler, before it is resumed.

@@ -27,12 +27,9 @@ extension URLSessionTransport {
         let makeTask = keepingSessions { source?.task(for: request, on: session) ?? session.dataTask(with: request) }
         let head = try await awaitCallback { deliver in
             call.start(deliver)
-            let cancelTask = delegate.launch(call, making: makeTask)
-            call.buffer.connect(onResume: {}, onCancel: cancelTask)
-            return {
-                call.stop()
-                cancelTask()
-            }
+            let stop = delegate.launch(call, making: makeTask)
+            call.buffer.connect(onResume: {}, onCancel: stop)
+            return stop
         }.get()
         return StreamedResponse(response: head, body: BodyStream(call.buffer))
     }

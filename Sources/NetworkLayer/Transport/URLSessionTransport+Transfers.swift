@@ -71,7 +71,10 @@ extension URLSessionTransport {
         call: SessionTaskCall, delegate: SessionDelegate, make: @escaping @Sendable () -> URLSessionTask
     ) async throws -> (Data, HTTPURLResponse) {
         guard !Task.isCancelled else { throw URLError.cancelledBeforeSending }
-        let (data, head) = try await awaitCallback { Self.start(call: call, delegate: delegate, completion: $0, task: make) }.get()
+        let (data, head) = try await awaitCallback { completion in
+            call.start(completion)
+            return delegate.launch(call, making: make)
+        }.get()
         return (data, head.httpResponse)
     }
 }

@@ -203,7 +203,9 @@ extension URLSessionTransport: CallbackTransport {
         let makeTask = keepingSessions { session.dataTask(with: request) }
         guard request.httpBody != nil || request.httpBodyStream != nil else {
             // Nothing that libcurl could fail to send again: it asks for a body only to resend one.
-            return Self.start(call: makeCall(), delegate: owner.delegate, completion: completion, task: makeTask)
+            let call = makeCall()
+            call.start(completion)
+            return owner.delegate.launch(call, making: makeTask)
         }
         let sending = SendingAgainOnce(delegate: owner.delegate, completion: completion) { (makeCall(), makeTask) }
         return sending.stop
@@ -217,21 +219,6 @@ extension URLSessionTransport: CallbackTransport {
     func keepingSessions(_ makeTask: @escaping @Sendable () -> URLSessionTask) -> @Sendable () -> URLSessionTask {
         let owner = owner
         return { withExtendedLifetime(owner) { makeTask() } }
-    }
-
-    /// Starts `call` on the task that `makeTask` makes, off the caller's thread
-    /// (``SessionDelegate/launch(_:making:)``); returns what stops it without waiting: the call
-    /// delivers `URLError(.cancelled)` at once, and the task, once made, is cancelled.
-    static func start(
-        call: SessionTaskCall, delegate: SessionDelegate, completion: @escaping Completion,
-        task makeTask: @escaping @Sendable () -> URLSessionTask
-    ) -> @Sendable () -> Void {
-        call.start(completion)
-        let cancelTask = delegate.launch(call, making: makeTask)
-        return {
-            call.stop()
-            cancelTask()
-        }
     }
 
     private func startOnCallersSession(_ request: URLRequest, completion: @escaping Completion) -> @Sendable () -> Void {
