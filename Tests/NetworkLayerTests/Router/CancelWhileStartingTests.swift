@@ -44,7 +44,7 @@ struct CancelWhileStartingTests {
     /// waits for every completion.
     private func race(
         _ router: Router<TestEndpoint>, count: Int, endpoint make: (Int) -> TestEndpoint, heard: @escaping @Sendable (String) -> Void
-    ) {
+    ) async {
         let stop = Locked(false)
         Thread { while !stop.withLock({ $0 }) { router.cancel() } }.start()
         let done = DispatchGroup()
@@ -57,13 +57,13 @@ struct CancelWhileStartingTests {
             }
         }
         stop.withLock { $0 = true }
-        #expect(done.wait(timeout: .now() + 20) == .success)
+        #expect(await done.completes(within: 20))
     }
 
     @Test func aRequestCancelledAsItStartsNeverReachesTheTransport() async throws {
         let transport = PausingTransport()
         let router = Router<TestEndpoint>(transport: transport, callbackQueue: DispatchQueue(label: "tests"))
-        race(
+        await race(
             router, count: 400, endpoint: { endpoint("r\($0)") },
             heard: { path in transport.cancelledPaths.withLock { _ = $0.insert("/" + path) } })
         try await Task.sleep(nanoseconds: 200_000_000)
@@ -86,12 +86,12 @@ struct CancelWhileStartingTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let router = Router<TestEndpoint>(transport: PausingTransport(), callbackQueue: DispatchQueue(label: "tests"))
         let cancelled = Locked(0)
-        race(
+        await race(
             router, count: 300, endpoint: { endpoint("d\($0)", task: .download(DownloadDestination(folder.appendingPathComponent("f\($0)")))) },
             heard: { _ in cancelled.withLock { $0 += 1 } })
         // Then 300 more, each cancelled after 0 to 40 ms: before the transport answers (30 ms),
         // while the body is written, and after the file is in place.
-        let late = cancelAtRandom(router, count: 300, within: 40_000) { index in
+        let late = await cancelAtRandom(router, count: 300, within: 40_000) { index in
             endpoint("g\(index)", task: .download(DownloadDestination(folder.appendingPathComponent("g\(index)"))))
         }
         // And over both transports, from the fixture server: their own download paths write
@@ -102,7 +102,7 @@ struct CancelWhileStartingTests {
                 + " within 40 ms, \(workingFilesLeft().count) left"
         ]
         for transport in TestTransport.all {
-            let cancelledHere = cancelAtRandom(transport.router(), count: 100, within: 20_000) { index in
+            let cancelledHere = await cancelAtRandom(transport.router(), count: 100, within: 20_000) { index in
                 var endpoint = TestEndpoint.fixture("bytes/65536?seed=\(index)")
                 endpoint.task = .download(DownloadDestination(folder.appendingPathComponent("\(transport)-\(index)")))
                 return endpoint
@@ -122,7 +122,7 @@ struct CancelWhileStartingTests {
     /// completion and returns how many were cancelled.
     private func cancelAtRandom(
         _ router: Router<TestEndpoint>, count: Int, within microseconds: Int, endpoint make: (Int) -> TestEndpoint
-    ) -> Int {
+    ) async -> Int {
         let done = DispatchGroup()
         let cancelled = Locked(0)
         for index in 0..<count {
@@ -133,7 +133,7 @@ struct CancelWhileStartingTests {
             }
             DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(Int.random(in: 0...microseconds))) { handle.cancel() }
         }
-        #expect(done.wait(timeout: .now() + 30) == .success)
+        #expect(await done.completes(within: 30))
         return cancelled.withLock { $0 }
     }
 
