@@ -126,6 +126,7 @@ final class DownloadWork: Sendable {
             }
         }
         try FilePlacement.move(workFile, to: target, replacing: destination.options.contains(.replaceExisting))
+        ResumeValidator.unmark(target)
         return target
     }
 

@@ -30,6 +30,8 @@ import Darwin
 /// The attribute is also what says a partial file is the package's own: it is written, empty
 /// when the response has no validator, on every file a download body is written to. A file at
 /// `<destination>.partial` without it is someone else's, and is neither resumed from nor removed.
+/// A file delivered to its destination has it removed (``unmark(_:)``): it is the user's from
+/// then on, wherever it sits.
 enum ResumeValidator {
     static let attributeName = "user.networklayer.validator"
 
@@ -65,6 +67,16 @@ enum ResumeValidator {
     /// keeps no extended attributes.
     static func isMarked(_ url: URL) -> Bool {
         ExtendedAttributes.get(url.path, attributeName, nil, 0) >= 0
+    }
+
+    /// Removes the attribute from the file at `url`, a download just put in place: a later
+    /// resumable download whose `.partial` path it sits at would otherwise take the user's file
+    /// for a partial of its own, and resume over it or remove it. A link is not followed.
+    static func unmark(_ url: URL) {
+        let descriptor = open(url.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        _ = removeAttribute(descriptor)
     }
 
     /// The validator kept on the file at `url`; `nil` when there is none.

@@ -120,4 +120,34 @@ extension TransferTests {
         #expect(try Data(contentsOf: destination.partialFileURL) == own, "a successful download leaves it")
         #expect((try await changingLog(key)).allSatisfy { $0["range"] is NSNull || $0["range"] == nil })
     }
+
+    /// A file the package delivered is the user's: it keeps no mark of a partial download, so a
+    /// later resumable download whose `.partial` path it sits at leaves it alone (found from
+    /// outside 2026-11-27: the delivered file kept its mark, was taken for a partial of ours,
+    /// and was removed).
+    @Test(arguments: TestTransport.all)
+    func aDeliveredFileIsNeverTakenForAPartialOfOurs(_ transport: TestTransport) async throws {
+        let router = transport.router()
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let destination = DownloadDestination(folder.appendingPathComponent("notes.bin"), resumable: true)
+        let key = "delivered-\(transport)-\(UUID().uuidString)"
+
+        // The whole file (no cut), with an ETag that a resumption would send in If-Range.
+        func whole(_ task: HTTPTask) -> TestEndpoint {
+            var endpoint = TestEndpoint.fixture("changing/\(key)?size=\(Self.changingSize)", timeout: 30)
+            endpoint.task = task
+            return endpoint
+        }
+        // The user's file, delivered by a download of its own, at the other's partial path.
+        _ = try await router.request(whole(.download(DownloadDestination(destination.partialFileURL, resumable: true))))
+        let users = try Data(contentsOf: destination.partialFileURL)
+        #expect(users.count == Self.changingSize)
+        #expect(!ResumeValidator.isMarked(destination.partialFileURL), "a delivered file carries no mark")
+
+        let response = try await router.request(whole(.download(destination)))
+        #expect(response.statusCode == 200)
+        #expect(response.request.value(forHTTPHeaderField: "Range") == nil, "nothing is resumed from it")
+        #expect(try Data(contentsOf: destination.partialFileURL) == users, "the user's file is left as it was")
+    }
 }
