@@ -128,14 +128,19 @@ public struct MultipartFormData: Sendable {
     /// body. A file already at `fileURL` is replaced once the body is written whole: the body is
     /// written beside it first and renamed over it, so when the body cannot be written (a full
     /// disk, a part's file gone) the file already there is left as it was, nothing is left
-    /// half-written, and the error is thrown.
+    /// half-written, and the error is thrown. A symbolic link at `fileURL` is replaced the same
+    /// way; the file it leads to is never written.
     ///
     /// - Throws: ``MultipartFormDataError/unwritableFile(_:)`` when the file cannot be created
     ///   or written, ``MultipartFormDataError/unreadableFile(_:)`` when a part cannot be read.
     public func writeBody(to fileURL: URL) throws {
-        // A device (`/dev/full`, `/dev/null`) is written to itself, never renamed over.
+        // A device (`/dev/full`, `/dev/null`) is written to itself, never renamed over. A link is
+        // renamed over: written through, it truncated the file it leads to before the first part
+        // was read. (The attributes are the link's own: they do not follow it.)
         let type = (try? FileManager.default.attributesOfItem(atPath: fileURL.path))?[.type] as? FileAttributeType
-        guard type == nil || type == .typeRegular else { return try writeBody(into: fileURL, reportedAs: fileURL) }
+        guard type == nil || type == .typeRegular || type == .typeSymbolicLink else {
+            return try writeBody(into: fileURL, reportedAs: fileURL)
+        }
         let temporary = fileURL.deletingLastPathComponent().appendingPathComponent(".\(fileURL.lastPathComponent).\(UUID().uuidString).partial")
         try writeBody(into: temporary, reportedAs: fileURL)
         guard rename(temporary.path, fileURL.path) == 0 else {

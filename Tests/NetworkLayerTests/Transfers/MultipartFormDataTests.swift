@@ -98,4 +98,32 @@ struct MultipartFormDataTests {
         #expect(try Data(contentsOf: target) == (try form.encode()))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["body"])
     }
+
+    /// A link at the destination is replaced like a file, its target never written: the body
+    /// went through the link, truncating the file it led to, and a body that could not be
+    /// written left that file half-written (found from outside 2026-11-27).
+    @Test func aLinkAtTheDestinationIsReplacedAndItsTargetLeftAsItWas() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let report = folder.appendingPathComponent("report.txt")
+        try Data("keep me".utf8).write(to: report)
+        let target = folder.appendingPathComponent("body")
+        try FileManager.default.createSymbolicLink(at: target, withDestinationURL: report)
+        let part = folder.appendingPathComponent("part")
+        try Data("x".utf8).write(to: part)
+        var form = MultipartFormData()
+        try form.append(fileAt: part, name: "f")
+        try FileManager.default.removeItem(at: part)
+
+        #expect(throws: MultipartFormDataError.unreadableFile(part.path)) { try form.writeBody(to: target) }
+        #expect(try Data(contentsOf: report) == Data("keep me".utf8), "the link's target is left as it was")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: target.path) == report.path, "the link too")
+
+        form = MultipartFormData()
+        form.append("x", name: "field")
+        try form.writeBody(to: target)
+        #expect(try Data(contentsOf: report) == Data("keep me".utf8), "a body written whole replaces the link, not its target")
+        #expect(try Data(contentsOf: target) == (try form.encode()))
+        #expect((try FileManager.default.attributesOfItem(atPath: target.path))[.type] as? FileAttributeType == .typeRegular)
+    }
 }
