@@ -37,7 +37,7 @@ public struct RequestContext: Sendable {
     public var redaction: Redaction { origin.redaction }
     /// How the request went, for ``PluginType/didReceive(_:context:)`` and
     /// ``PluginType/process(_:context:)``: set when the outcome is known, `nil` before.
-    public var metrics: RequestMetrics? { delivery?.metrics }
+    public var metrics: RequestMetrics? { delivery?.metrics ?? nil }
     /// ``metrics``, in the box shared with the delivered ``Response``.
     var delivery: Response.Delivery?
 

@@ -16,7 +16,7 @@ public struct Response: Sendable, CustomStringConvertible {
     public let fileURL: URL?
     /// How the request went: timing, attempts, bytes, cache (``RequestMetrics``). Set by the
     /// router when it delivers the response; `nil` on a response made elsewhere.
-    public var metrics: RequestMetrics? { delivery?.metrics }
+    public var metrics: RequestMetrics? { delivery?.metrics ?? nil }
     /// What the router attaches when it delivers the response, held by reference: a response is
     /// copied at every step of its delivery, and with the metrics inline each copy was twice as
     /// long (`CopyCostTests`).
@@ -66,15 +66,32 @@ extension Response {
     /// What a router attaches to a request's outcome when it delivers it, made once and shared by
     /// the response, its ``RequestContext`` and their copies: one allocation a request.
     final class Delivery: Sendable {
-        /// The request's metrics.
-        let metrics: RequestMetrics
+        /// The request's metrics; `nil` on a stream's head, which comes before the request ends.
+        let metrics: RequestMetrics?
         /// The router's redaction, its plugins' included.
         let redaction: Redaction
 
-        init(metrics: RequestMetrics, redaction: Redaction) {
+        init(metrics: RequestMetrics?, redaction: Redaction) {
             self.metrics = metrics
             self.redaction = redaction
         }
+    }
+}
+
+extension Response {
+    /// The response with `delivery` attached.
+    func attaching(_ delivery: Delivery) -> Response {
+        var response = self
+        response.delivery = delivery
+        return response
+    }
+
+    /// The same response with `data` as its body (a streamed body read for an error), and what
+    /// the router attached, its redaction above all, kept.
+    func withBody(_ data: Data) -> Response {
+        var response = Response(request: request, head: head, data: data, fileURL: fileURL)
+        response.delivery = delivery
+        return response
     }
 }
 
@@ -82,20 +99,15 @@ extension Result where Success == Response, Failure == NetworkError {
     /// The outcome with `delivery` on its response: the success's, or the one an unacceptable
     /// status, a decoding failure or a body that is not an event stream keeps.
     func attaching(_ delivery: Response.Delivery) -> Self {
-        func attached(_ response: Response) -> Response {
-            var response = response
-            response.delivery = delivery
-            return response
-        }
         switch self {
         case .success(let response):
-            return .success(attached(response))
+            return .success(response.attaching(delivery))
         case .failure(.unacceptableStatusCode(let response)):
-            return .failure(.unacceptableStatusCode(attached(response)))
+            return .failure(.unacceptableStatusCode(response.attaching(delivery)))
         case .failure(.decoding(let error, let response)):
-            return .failure(.decoding(error, attached(response)))
+            return .failure(.decoding(error, response.attaching(delivery)))
         case .failure(.stream(.notAnEventStream(let response))):
-            return .failure(.stream(.notAnEventStream(attached(response))))
+            return .failure(.stream(.notAnEventStream(response.attaching(delivery))))
         case .failure:
             return self
         }

@@ -100,6 +100,9 @@ extension Router {
 
         let chain = self.chain
         let prepared = exchange
+        // The head the reader gets is described with the router's redaction, as a delivered
+        // response is: it had `Redaction.default`, which knows no plugin's secret.
+        let described = Response.Delivery(metrics: nil, redaction: redaction)
         let task = Task.startingNow {
             let exchange = prepared
             switch await chain.run(exchange) {
@@ -107,12 +110,11 @@ extension Router {
                 guard let body = exchange.streamedBody?.take() else {
                     // Not streamed after all (an upload or download task): the response is whole,
                     // and its body is read as one chunk. Without a head the reader waited forever.
-                    let bare = Response(request: head.request, httpResponse: head.httpResponse, data: Data(), fileURL: head.fileURL)
-                    state.didReceive(bare, body: BodyStream(head.data))
+                    state.didReceive(head.withBody(Data()).attaching(described), body: BodyStream(head.data))
                     handle.finish(.success(head))
                     return
                 }
-                state.didReceive(head, body: body)
+                state.didReceive(head.attaching(described), body: body)
             case .failure(let error):
                 exchange.streamedBody?.drop()
                 handle.finish(.failure(error))

@@ -151,7 +151,7 @@ public struct ServerSentEventStream<EndPoint: EndPointType>: AsyncSequence, Send
                     body.append(chunk.prefix(ValidationStage.streamedErrorBodyLimit - body.count))
                 }
                 stop()
-                let response = Response(request: head.request, httpResponse: head.httpResponse, data: body)
+                let response = head.withBody(body)
                 throw NetworkError.stream(.notAnEventStream(response))
             }
             self.chunks = chunks

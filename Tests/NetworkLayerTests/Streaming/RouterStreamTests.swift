@@ -73,6 +73,35 @@ struct RouterStreamTests {
         await #expect(throws: NetworkError.self) { try await stream.response() }
     }
 
+    /// A stream's head, and the response that `events` keeps when the body is not an event
+    /// stream, describe their request with the router's redaction, its plugins' secrets
+    /// included: they used ``Redaction/default``, so printing them showed the token of an
+    /// `AccessTokenPlugin` placed in a query parameter of another name (found from outside
+    /// 2026-11-27; `request`'s responses were fixed on 2026-11-26).
+    @Test(arguments: TestTransport.all)
+    func aPluginsQueryTokenIsHiddenInAStreamsHeadAndItsErrors(_ transport: TestTransport) async throws {
+        let router = Self.router(transport, plugins: [AccessTokenPlugin(placement: .queryParameter("session"), token: { "S3CR3T" })])
+        let stream = router.stream(Self.endpoint("ndjson?count=1"))
+        let head = try await stream.response()
+        for try await _ in stream {}
+        #expect(head.request.url?.query?.contains("S3CR3T") == true, "the token was not sent: the test ran nothing")
+        #expect(!head.description.contains("S3CR3T"), "leaks the token: \(head)")
+
+        do {
+            for try await _ in router.events(Self.endpoint("ndjson?count=1")) {}
+            Issue.record("an NDJSON body was read as events")
+        } catch {
+            guard let error = error as? NetworkError, case .stream(.notAnEventStream(let response)) = error else {
+                Issue.record("expected notAnEventStream, got \(error)")
+                return
+            }
+            #expect(response.request.url?.query?.contains("S3CR3T") == true, "the token was not sent: the test ran nothing")
+            for string in [response.description, String(reflecting: error), error.description(includingBody: true)] {
+                #expect(!string.contains("S3CR3T"), "leaks the token: \(string)")
+            }
+        }
+    }
+
     /// A finished stream's state was kept alive by its own handle (a cycle LeakSanitizer found
     /// after a failed status): every way a stream ends must release it.
     @Test(arguments: TestTransport.all, ["ndjson?count=3", "sse/error"])

@@ -13,7 +13,7 @@ struct ValidationStage: RequestStage {
         if !exchange.acceptableStatusCodes.contains(response.statusCode), let streamed = exchange.streamedBody?.take() {
             // The error's body is read here, so that the error keeps what the server said.
             let body = await streamed.collect(upTo: Self.streamedErrorBodyLimit)
-            response = Response(request: response.request, head: response.head, data: body)
+            response = response.withBody(body)
         }
         return try Self.validate(response, acceptable: exchange.acceptableStatusCodes)
     }
