@@ -117,16 +117,21 @@ extension Redaction {
     /// For a JSON object or array: `.some(nil)` when it holds no secret member, else the body
     /// re-serialised with those members replaced; `nil` when `data` is not such JSON.
     private func jsonBody(_ data: Data) -> String?? {
-        guard let first = data.first(where: { !" \t\r\n".utf8.contains($0) }),
-            first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
-            let value = try? JSONSerialization.jsonObject(with: data)
-        else { return nil }
+        guard let value = Self.jsonContainer(data) else { return nil }
         var replaced = false
         let redacted = redactingMembers(of: value, replaced: &replaced)
         guard replaced else { return .some(nil) }
         guard let bytes = try? JSONSerialization.data(withJSONObject: redacted, options: [.sortedKeys, .withoutEscapingSlashes])
         else { return .some(replacement) }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `data` parsed, when it is a JSON object or array (after white space); `nil` otherwise.
+    static func jsonContainer(_ data: Data) -> Any? {
+        guard let first = data.first(where: { !" \t\r\n".utf8.contains($0) }),
+            first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+        else { return nil }
+        return try? JSONSerialization.jsonObject(with: data)
     }
 
     private func redactingMembers(of value: Any, replaced: inout Bool) -> Any {

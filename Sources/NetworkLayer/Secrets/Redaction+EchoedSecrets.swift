@@ -5,10 +5,12 @@ import FoundationNetworking
 
 extension Redaction {
     /// `text` with every secret of `request` in it replaced: the values of its credential
-    /// headers (a token after its scheme too: `Bearer abc` and `abc`, and each cookie's value)
-    /// and of its secret query parameters, decoded and as sent. For what a server sends back
-    /// about a request, such as an error message that repeats the token it refused. Values
-    /// shorter than four characters are left, since they would match ordinary text.
+    /// headers (a token after its scheme too: `Bearer abc` and `abc`, and each cookie's value),
+    /// of its secret query parameters and of its body's secret fields (a form's or a JSON
+    /// object's, by the same names), decoded and as sent, and its URL's password with the Basic
+    /// credential made of it. For what a server sends back about a request, such as an error
+    /// message that repeats the token it refused. Values shorter than four characters are
+    /// left, since they would match ordinary text.
     func hidingSecrets(of request: URLRequest, in text: String) -> String {
         var secrets: [String] = []
         for (name, value) in request.allHTTPHeaderFields ?? [:] where isCredentialHeader(name) {
@@ -22,6 +24,14 @@ extension Redaction {
         }
         if let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
             secrets += secretParameterValues(in: components)
+            if let password = components.password {
+                secrets.append(password)
+                let credential = "\(components.user ?? ""):\(password)"
+                secrets.append(Data(credential.utf8).base64EncodedString())
+            }
+        }
+        if let body = request.httpBody {
+            secrets += secretFieldValues(in: body)
         }
         var shown = text
         // Longest first, so that `Bearer abc` goes whole rather than leaving `Bearer `.
@@ -46,5 +56,46 @@ extension Redaction {
             }
         }
         return values
+    }
+
+    /// The values of the secret fields of a request body: a JSON object's members at any depth
+    /// (strings and numbers), or else a form's `name=value` pairs, decoded and as sent. A
+    /// server that echoes a login form repeats its password.
+    func secretFieldValues(in body: Data) -> [String] {
+        guard !body.isEmpty else { return [] }
+        if let value = Self.jsonContainer(body) {
+            var values: [String] = []
+            collectSecretMembers(of: value, into: &values)
+            return values
+        }
+        var values: [String] = []
+        for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
+            let halves = pair.split(separator: "=", maxSplits: 1)
+            guard halves.count == 2 else { continue }
+            // Names are read as the form's redaction reads them (``formBody(_:)``).
+            guard hidesParameter(named: String(halves[0]).removingPercentEncoding ?? String(halves[0])) else { continue }
+            let sent = String(halves[1])
+            values.append(sent)
+            if let decoded = sent.replacingOccurrences(of: "+", with: " ").removingPercentEncoding { values.append(decoded) }
+        }
+        return values
+    }
+
+    private func collectSecretMembers(of value: Any, into values: inout [String]) {
+        if let object = value as? [String: Any] {
+            for (key, member) in object {
+                if hidesParameter(named: key) {
+                    if let text = member as? String {
+                        values.append(text)
+                    } else if let number = member as? NSNumber {
+                        values.append(number.stringValue)
+                    }
+                } else {
+                    collectSecretMembers(of: member, into: &values)
+                }
+            }
+        } else if let array = value as? [Any] {
+            for element in array { collectSecretMembers(of: element, into: &values) }
+        }
     }
 }

@@ -188,6 +188,45 @@ struct SecretsInProducedStringsTests {
         let response = try await transport.router().request(endpoint)
         #expect(try jsonObject(response.data)["target"] as? String == "/echo")
     }
+
+    // MARK: Found from outside 2026-11-27 (helper-30)
+
+    /// A server that repeats a login form (an OAuth token endpoint echoing its `client_secret`
+    /// in an error, a debugging echo): the request's log line hid the password, the response's
+    /// showed it, as did the error's description.
+    @Test(arguments: TestTransport.all, ["form", "json"])
+    func aSecretOfTheRequestBodyIsHiddenWhereTheServerRepeatsIt(_ transport: TestTransport, body: String) async throws {
+        let task: HTTPTask =
+            body == "form"
+            ? .requestParameters(bodyParameters: ["user": "ann", "password": "hunter22-BODY"], bodyEncoding: .urlForm, urlParameters: nil)
+            : .requestParameters(bodyParameters: ["login": ["user": "ann", "password": "hunter22-BODY"]], bodyEncoding: .json, urlParameters: nil)
+        let lines = Lines()
+        let router = transport.router(plugins: [NetworkLoggerPlugin(options: [.bodies], sink: { lines.append($0) })])
+        var endpoint = TestEndpoint.fixture("echo-401", .post)
+        endpoint.task = task
+        do {
+            _ = try await router.request(endpoint)
+            Issue.record("expected a 401")
+        } catch {
+            var echo = TestEndpoint.fixture("echo", .post)
+            echo.task = task
+            let echoed = try await router.request(echo)
+            #expect(echoed.text.contains("hunter22-BODY"), "the server repeated the password: the test ran nothing")
+            for string in lines.all + [error.description(includingBody: true), error.description(includingBody: true, redaction: router.redaction)] {
+                #expect(!string.contains("hunter22-BODY"), "\(string)")
+            }
+        }
+    }
+
+    /// A URL's `user:password@` goes out as a Basic credential, which a server may repeat: the
+    /// password, and the Base64 it is sent as, are hidden like the request's own headers.
+    @Test func theBasicCredentialOfAURLsPasswordIsHiddenWhereTheServerRepeatsIt() throws {
+        let url = try #require(URL(string: "http://alice:hunter22-URL@127.0.0.1/echo-401"))
+        let sent = Data("alice:hunter22-URL".utf8).base64EncodedString()
+        let message = "the credential Basic \(sent) was refused for alice:hunter22-URL"
+        let shown = Redaction.default.hidingSecrets(of: URLRequest(url: url), in: message)
+        #expect(!shown.contains(sent) && !shown.contains("hunter22-URL"), "\(shown)")
+    }
 }
 
 private enum AuthorizationKind: String, Decodable { case none }
