@@ -58,7 +58,9 @@ extension StreamError: LocalizedError {
             return "The stream was stopped: its reader fell \(bytes) bytes behind a transport that cannot pause."
         case .notAnEventStream(let response):
             // No body bytes here: a description may be logged, and the body may hold a secret.
-            let type = response.header("Content-Type").map { "Content-Type \($0.prefix(100))" } ?? "no Content-Type"
+            // The server's text goes through the one rule for it: a control character in the
+            // header reached the description, and with it a log line (found from outside 2026-11-27).
+            let type = response.header("Content-Type").map { "Content-Type \(NetworkError.excerpt($0, limit: 100))" } ?? "no Content-Type"
             return "The answer is not an event stream (status \(response.statusCode), \(type)): the stream ends without reconnecting."
         }
     }

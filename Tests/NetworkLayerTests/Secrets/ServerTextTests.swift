@@ -93,4 +93,13 @@ struct ServerTextTests {
         #expect(failure.serverMessage == nil)
         #expect(failure.description == "404: \(HTTPURLResponse.localizedString(forStatusCode: 404))")
     }
+
+    /// The `Content-Type` that `notAnEventStream` names went into its description as the server
+    /// sent it, an ESC sequence included (found from outside 2026-11-27).
+    @Test func theContentTypeANonEventStreamNamesCarriesNoControlCharacters() throws {
+        let response = try Response(statusCode: 200, data: Data(), headers: ["Content-Type": "text/html\u{1b}[2J\u{7}"])
+        let text = NetworkError.stream(.notAnEventStream(response)).localizedDescription
+        #expect(Self.isClean(text), "\(text.debugDescription)")
+        #expect(text.contains("text/html"))
+    }
 }
