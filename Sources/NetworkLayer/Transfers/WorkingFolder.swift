@@ -15,8 +15,10 @@ import Darwin
 /// and so 0700 from its first moment: the temporary folder is shared with every other user of
 /// the machine, and a body (a download, a form with a password) is nobody else's to read or to
 /// replace. Its files are 0600 (``PrivateFile``). Made on first use, and made again if something
-/// removed it meanwhile (a temporary-folder cleaner). The files are removed with their request;
-/// the empty folder stays until the system clears the temporary folder.
+/// removed it meanwhile (a temporary-folder cleaner), or if what is at its path now is not it:
+/// not a folder of this user's that only this user may enter (``isPrivate(_:)``). The files are
+/// removed with their request; the empty folder stays until the system clears the temporary
+/// folder.
 enum WorkingFolder {
     private static let current = Locked<URL?>(nil)
 
@@ -25,11 +27,21 @@ enum WorkingFolder {
     /// - Throws: The `POSIXError` of `mkdtemp(3)`: the temporary folder is missing or full.
     static func url() throws -> URL {
         try current.withLock { folder in
-            if let folder, FileManager.default.fileExists(atPath: folder.path) { return folder }
+            if let folder, isPrivate(folder) { return folder }
             let made = try makeFolder()
             folder = made
             return made
         }
+    }
+
+    /// Whether `folder` is a folder (not a link to one) owned by this process's user, which no
+    /// one else may enter. After a temporary-folder cleaner removed ours, another user of the
+    /// machine could make one by the same name, open to them: the working files in it would be
+    /// theirs to replace before they are moved into place (found from outside 2026-11-27).
+    static func isPrivate(_ folder: URL) -> Bool {
+        var info = stat()
+        guard lstat(folder.path, &info) == 0 else { return false }
+        return info.st_mode & mode_t(S_IFMT) == mode_t(S_IFDIR) && info.st_uid == geteuid() && info.st_mode & 0o077 == 0
     }
 
     /// The folder when one was made, without making it (for tests that look inside).

@@ -77,4 +77,20 @@ extension TransferTests {
         #expect(modes.all == [0o600], "the body file's mode when it was sent")
         #expect(try permissions(of: try #require(WorkingFolder.existing)) == 0o700)
     }
+
+    /// A working folder removed (a temporary-folder cleaner) and made again under its name by
+    /// someone else, open to others, is not used: a new private one is made. Its files would have
+    /// been theirs to replace before being moved into place (found from outside 2026-11-27).
+    @Test func aWorkingFolderMadeAgainOpenToOthersIsNotUsed() throws {
+        let first = try WorkingFolder.url()
+        try FileManager.default.removeItem(at: first)
+        try FileManager.default.createDirectory(at: first, withIntermediateDirectories: false)
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: first.path)
+        defer { try? FileManager.default.removeItem(at: first) }
+
+        let second = try WorkingFolder.url()
+        #expect(second != first)
+        #expect(try permissions(of: second) == 0o700)
+        #expect(WorkingFolder.isPrivate(second) && !WorkingFolder.isPrivate(first))
+    }
 }
