@@ -40,14 +40,18 @@ public struct Redaction: Sendable {
     /// ``credentialHeaders`` (`Authorization`, `Proxy-Authorization`, `Cookie`, `X-Api-Key`),
     /// `Set-Cookie`, and query parameters and form fields named like secrets: `api_key`,
     /// `apikey`, `key`, `token`, `access_token`, `refresh_token`, `id_token`, `client_secret`,
-    /// `secret`, `password`, `signature`, `sig`. A body shown on request (a logger's `.bodies`,
+    /// `secret`, `password`, `signature`, `sig`, and the signature and credentials of a
+    /// pre-signed Amazon S3 or Google Cloud Storage URL (`X-Amz-Signature`, `X-Amz-Credential`,
+    /// `X-Amz-Security-Token`, `X-Goog-Signature`, `X-Goog-Credential`), which grant access to
+    /// the file until they expire. A body shown on request (a logger's `.bodies`,
     /// `cURLDescription()`, ``NetworkError/description(includingBody:redaction:)``) has the
     /// values of JSON members and form fields of those names replaced too.
     public static let `default` = Redaction(
         headers: credentialHeaders.union(["set-cookie"]),
         queryParameters: [
             "api_key", "apikey", "key", "token", "access_token", "refresh_token", "id_token",
-            "client_secret", "secret", "password", "signature", "sig",
+            "client_secret", "secret", "password", "signature", "sig", "x-amz-signature", "x-amz-credential",
+            "x-amz-security-token", "x-goog-signature", "x-goog-credential",
         ])
 
     /// Hides nothing (for local debugging only). ``credentialHeaders`` are still credentials:

@@ -13,6 +13,24 @@ struct RedactionTests {
         #expect(Redaction.default.hidesParameter(named: name))
     }
 
+    /// A pre-signed download link grants access until it expires: its session token and
+    /// signature were printed by the logger and `Response.description` (found from outside
+    /// 2026-11-27).
+    @Test func thePartsOfAPreSignedStorageURLThatGrantAccessAreHidden() throws {
+        let s3 = try #require(
+            URL(
+                string: "https://bucket.s3.amazonaws.com/report.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256"
+                    + "&X-Amz-Credential=AKIDSECRET1%2F20261127%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Date=20261127T000000Z"
+                    + "&X-Amz-Expires=900&X-Amz-Security-Token=SESSIONSECRET2&X-Amz-SignedHeaders=host&X-Amz-Signature=SIGSECRET3"))
+        let gcs = try #require(
+            URL(string: "https://storage.googleapis.com/b/o?X-Goog-Credential=SA-SECRET4%2Fscope&X-Goog-Signature=SIGSECRET5"))
+        let shown = Redaction.default.url(s3) + " " + Redaction.default.url(gcs)
+        for secret in ["AKIDSECRET1", "SESSIONSECRET2", "SIGSECRET3", "SA-SECRET4", "SIGSECRET5"] {
+            #expect(!shown.contains(secret), "\(shown)")
+        }
+        #expect(shown.contains("X-Amz-Expires=900"))
+    }
+
     @Test(arguments: ["user[name]", "passwords", "filter[key_id]", "tokenizer"])
     func otherKeysAreShown(name: String) {
         #expect(!Redaction.default.hidesParameter(named: name))
