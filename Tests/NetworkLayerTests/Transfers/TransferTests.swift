@@ -145,11 +145,12 @@ struct TransferTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = DownloadDestination(folder.appendingPathComponent("whole.bin"), resumable: true)
         let complete = folder.appendingPathComponent("reference.bin")
-        _ = try await downloadBytes(1000, seed: "416", to: complete, over: transport)
+        let downloaded = try await downloadBytes(1000, seed: "416", to: complete, over: transport)
         try FileManager.default.copyItem(at: complete, to: destination.partialFileURL)
-        // A copy loses the extended attribute that makes a partial file the download's own, with
-        // the validator its resumption asks the server with (`If-Range`): put it back.
-        let validator = try #require(ResumeValidator.read(from: complete))
+        // A delivered file, and a copy, carry no extended attribute that makes a partial file the
+        // download's own, with the validator its resumption asks the server with (`If-Range`):
+        // put it on, as the download would have.
+        let validator = try #require(ResumeValidator.validator(of: downloaded.httpResponse))
         let partial = try PrivateFile.openForWriting(destination.partialFileURL, truncating: false)
         ResumeValidator.record(validator, on: partial.fileDescriptor)
         try partial.close()
