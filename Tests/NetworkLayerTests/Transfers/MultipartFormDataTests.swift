@@ -84,11 +84,8 @@ struct MultipartFormDataTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let target = folder.appendingPathComponent("body")
         try Data("keep me".utf8).write(to: target)
-        let part = folder.appendingPathComponent("part")
-        try Data("x".utf8).write(to: part)
-        var form = MultipartFormData()
-        try form.append(fileAt: part, name: "f")
-        try FileManager.default.removeItem(at: part)
+        let (gone, part) = try formWhosePartIsGone(in: folder)
+        var form = gone
         #expect(throws: MultipartFormDataError.unreadableFile(part.path)) { try form.writeBody(to: target) }
         #expect(try Data(contentsOf: target) == Data("keep me".utf8))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["body"])
@@ -109,12 +106,8 @@ struct MultipartFormDataTests {
         try Data("keep me".utf8).write(to: report)
         let target = folder.appendingPathComponent("body")
         try FileManager.default.createSymbolicLink(at: target, withDestinationURL: report)
-        let part = folder.appendingPathComponent("part")
-        try Data("x".utf8).write(to: part)
-        var form = MultipartFormData()
-        try form.append(fileAt: part, name: "f")
-        try FileManager.default.removeItem(at: part)
-
+        let (gone, part) = try formWhosePartIsGone(in: folder)
+        var form = gone
         #expect(throws: MultipartFormDataError.unreadableFile(part.path)) { try form.writeBody(to: target) }
         #expect(try Data(contentsOf: report) == Data("keep me".utf8), "the link's target is left as it was")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: target.path) == report.path, "the link too")
@@ -125,5 +118,15 @@ struct MultipartFormDataTests {
         #expect(try Data(contentsOf: report) == Data("keep me".utf8), "a body written whole replaces the link, not its target")
         #expect(try Data(contentsOf: target) == (try form.encode()))
         #expect((try FileManager.default.attributesOfItem(atPath: target.path))[.type] as? FileAttributeType == .typeRegular)
+    }
+
+    /// A form with a file part whose file was removed after it was appended, and that file.
+    private func formWhosePartIsGone(in folder: URL) throws -> (MultipartFormData, URL) {
+        let part = folder.appendingPathComponent("part")
+        try Data("x".utf8).write(to: part)
+        var form = MultipartFormData()
+        try form.append(fileAt: part, name: "f")
+        try FileManager.default.removeItem(at: part)
+        return (form, part)
     }
 }
