@@ -107,6 +107,8 @@ public struct NetworkLoggerPlugin: PluginType {
 
     private func summary(of response: Response, milliseconds: Int, context: RequestContext, redaction: Redaction) -> String {
         let request = response.request
+        // Found once: finding them parses the request's body, and every header line needs them.
+        let secrets = redaction.secretsSent(in: request)
         var lines = [
             "← [\(context.id)] \(response.statusCode) \(request.httpMethod ?? "GET") \(redaction.url(request.url))"
                 + " (\(milliseconds) ms, \(request.httpBody?.count ?? 0) B sent, \(response.data.count) B received)"
@@ -119,13 +121,13 @@ public struct NetworkLoggerPlugin: PluginType {
             // A server may repeat what it was sent (a refused token, a debugging echo): the
             // request's own secrets are hidden wherever they appear in its answer.
             for (name, value) in fields.sorted(by: { $0.0 < $1.0 }) {
-                let shown = redaction.hidingSecrets(of: request, in: redaction.header(name, value))
+                let shown = redaction.hiding(secrets, in: redaction.header(name, value))
                 lines.append("    " + NetworkError.excerpt("\(name): \(shown)"))
             }
         }
         if options.contains(.bodies), !response.data.isEmpty {
             let redacted = redaction.body(response.data, contentType: response.header("Content-Type"))
-            let shown = Data(redaction.hidingSecrets(of: request, in: redacted).utf8)
+            let shown = Data(redaction.hiding(secrets, in: redacted).utf8)
             lines.append("    " + Self.excerpt(shown))
         }
         return lines.joined(separator: "\n")

@@ -12,6 +12,12 @@ extension Redaction {
     /// message that repeats the token it refused. Values shorter than four characters are
     /// left, since they would match ordinary text.
     func hidingSecrets(of request: URLRequest, in text: String) -> String {
+        hiding(secretsSent(in: request), in: text)
+    }
+
+    /// The secrets of `request` that ``hidingSecrets(of:in:)`` hides, longest first, to be found
+    /// once and hidden in many texts (``hiding(_:in:)``): finding them parses the body.
+    func secretsSent(in request: URLRequest) -> [String] {
         var secrets: [String] = []
         for (name, value) in request.allHTTPHeaderFields ?? [:] where isCredentialHeader(name) {
             secrets.append(value)
@@ -33,10 +39,14 @@ extension Redaction {
         if let body = request.httpBody {
             secrets += secretFieldValues(in: body)
         }
-        var shown = text
         // Longest first, so that `Bearer abc` goes whole rather than leaving `Bearer `.
-        for secret in Set(secrets.map { $0.trimmingCharacters(in: .whitespaces) }).sorted(by: { $0.count > $1.count })
-        where secret.count >= 4 {
+        return Set(secrets.map { $0.trimmingCharacters(in: .whitespaces) }).filter { $0.count >= 4 }.sorted { $0.count > $1.count }
+    }
+
+    /// `text` with each of `secrets` (``secretsSent(in:)``) replaced.
+    func hiding(_ secrets: [String], in text: String) -> String {
+        var shown = text
+        for secret in secrets {
             shown = shown.replacingOccurrences(of: secret, with: replacement)
         }
         return shown
