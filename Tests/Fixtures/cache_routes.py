@@ -32,6 +32,10 @@ Routes (GET and HEAD unless noted):
                                           the credentials the request carried
                                           ("authorization", "x-auth-token", "x-api-key",
                                           "cookie"): who the server answered
+    /cache/secret-header/{key}?max_age=N  X-Session-Token: ROTATED-SECRET-{hit} (a credential the
+                                          server rotates), ETag "fixed", Cache-Control: private,
+                                          max-age=N (60 by default); 304, with a new token too,
+                                          when If-None-Match matches
     Every route above also takes ?delay_ms=N: the answer waits N ms after the hit is
     counted, so that requests overlap (in-flight deduplication).
     /cache/stats/{key}                    {"hits", "full", "not_modified", "methods",
@@ -159,6 +163,15 @@ async def route(req):
         return _full(req, stats, key, (("Cache-Control", "max-age=60"), ("Vary", "Accept-Language")))
     if kind == "private":
         return _full(req, stats, key, (("Cache-Control", "private, max-age=60"),))
+    if kind == "secret-header":
+        headers = (
+            ("Cache-Control", f"private, max-age={_seconds(query, 'max_age', 60)}"),
+            ("ETag", '"fixed"'),
+            ("X-Session-Token", f"ROTATED-SECRET-{stats['hits']}"),
+        )
+        if etag_matches(req.headers.get("if-none-match"), '"fixed"'):
+            return _not_modified(stats, headers)
+        return _full(req, stats, key, headers)
     if kind == "whoami":
         stats["full"] += 1
         body = {"key": key, "hit": stats["hits"]}

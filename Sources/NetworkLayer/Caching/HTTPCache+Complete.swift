@@ -38,22 +38,32 @@ extension HTTPCache {
                 remove(stored.key.id)
                 return (response, .network)
             }
+            let credentials = StoredHeaders(storableFieldsOf: response.httpResponse).fields.filter {
+                isCredential(lowercased: $0.lowercasedName, by: pending.redaction)
+            }
             let updated = stored.updated(
-                by: response.httpResponse, requestTime: pending.requestTime, responseTime: now,
-                heuristic: configuration.heuristicFreshness)
+                by: response.httpResponse, keepingOut: Set(credentials.map(\.lowercasedName)), requestTime: pending.requestTime,
+                responseTime: now, heuristic: configuration.heuristicFreshness)
             if updated.directives.noStore {
                 remove(stored.key.id)  // the server no longer allows it to be kept
             } else if pending.mayStore {
                 save(updated, supersedingMatchesOf: nil)
             }
-            guard let served = updated.response(to: response.request, age: nil) else { return (response, .network) }
+            // The caller hears what the server sent now, its credentials too; only the cache
+            // goes without them.
+            let answered = credentials.isEmpty ? updated : updated.adding(credentials, heuristic: configuration.heuristicFreshness)
+            guard let served = answered.response(to: response.request, age: nil) else { return (response, .network) }
             return (served, .revalidated)
         }
         // A 304 nobody asked for (the request was the caller's own conditional or a plain one):
         // nothing to update, nothing to store.
         guard status != 304, pending.mayStore else { return (response, .network) }
 
-        let headers = StoredHeaders(storableFieldsOf: response.httpResponse)
+        // A credential the server sends (a rotated session token the redaction names) is the
+        // caller's, not the cache's: it would sit in clear in the cache's files and come back
+        // with every hit, as `Set-Cookie` would.
+        var headers = StoredHeaders(storableFieldsOf: response.httpResponse)
+        headers.remove { isCredential(lowercased: $0, by: pending.redaction) }
         let directives = CacheControl(headers["Cache-Control"])
         guard response.fileURL == nil, response.data.count <= configuration.maximumEntrySize,
             CacheRules.isStorable(statusCode: status, headers: headers, directives: directives),

@@ -29,6 +29,8 @@ extension HTTPCache {
         let requestTime: Date
         var mayStore: Bool
         let validating: StoredResponse?
+        /// The lookup's redaction: the response headers it names are never kept.
+        let redaction: Redaction
 
         /// This, with nothing of its answer to be stored.
         func notStoring() -> Pending {
@@ -63,10 +65,10 @@ extension HTTPCache {
         guard let key, policy != .bypass, CacheRules.cacheableMethods.contains(method), !CacheRules.isCallersConditional(key)
         else {
             // Passed through; complete(_:with:) still invalidates after an unsafe method.
-            return .send(request, Pending(request: request, method: method, key: key, requestTime: now, mayStore: false, validating: nil))
+            return .send(request, Pending(request: request, method: method, key: key, requestTime: now, mayStore: false, validating: nil, redaction: redaction))
         }
         let directives = CacheRules.requestDirectives(key)
-        let plain = Pending(request: request, method: method, key: key, requestTime: now, mayStore: !directives.noStore, validating: nil)
+        let plain = Pending(request: request, method: method, key: key, requestTime: now, mayStore: !directives.noStore, validating: nil, redaction: redaction)
         if policy == .reloadIgnoringLocalCacheData { return .send(request, plain) }
 
         guard let stored = find(key) else {
@@ -90,14 +92,19 @@ extension HTTPCache {
         if let lastModified = stored.lastModified { conditional.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
         return .send(
             conditional,
-            Pending(request: request, method: method, key: key, requestTime: now, mayStore: !directives.noStore, validating: stored))
+            Pending(request: request, method: method, key: key, requestTime: now, mayStore: !directives.noStore, validating: stored, redaction: redaction))
     }
 
     /// The key of `request` as it reaches the wire: `addedHeaders` with its own, credentials as
     /// `redaction` names them.
     func requestKey(_ request: URLRequest, redaction: Redaction, addedHeaders: HTTPHeaders) -> RequestKey? {
-        let extra = extraCredentialHeaders
-        return RequestKey(request, adding: addedHeaders) { redaction.isCredentialHeader(lowercased: $0) || extra.contains($0) }
+        RequestKey(request, adding: addedHeaders) { isCredential(lowercased: $0, by: redaction) }
+    }
+
+    /// Whether the header `name` (lower-cased) carries a credential: part of a request's key,
+    /// and never kept from a response.
+    func isCredential(lowercased name: String, by redaction: Redaction) -> Bool {
+        redaction.isCredentialHeader(lowercased: name) || extraCredentialHeaders.contains(name)
     }
 
     /// RFC 9111 §4.2 and §5.2 for ``Policy/useProtocolCachePolicy`` and

@@ -42,7 +42,10 @@ import FoundationNetworking
 ///   `If-None-Match` (from `ETag`) and `If-Modified-Since` (from `Last-Modified`); a `304` updates
 ///   the stored headers and serves the stored body; any other answer replaces it.
 /// - **What is stored.** `GET` and `HEAD` responses with a final status, unless `no-store` is in
-///   the request or the response, or `Vary: *`; `Set-Cookie` and hop-by-hop headers are dropped.
+///   the request or the response, or `Vary: *`; `Set-Cookie`, hop-by-hop headers and every
+///   header the lookup's redaction names as a credential (a rotated `X-Session-Token` named in
+///   the router's ``Redaction``) are dropped. The response that arrived, or the `304` that
+///   revalidated, reaches the caller with them; a later hit comes without.
 ///   A request with its own `If-…` or `Range` header passes through untouched.
 /// - **Keys.** Method, normalised URL, the request headers the response's `Vary` names (at
 ///   most 16 variants a URL, the oldest stored going first), and a SHA-256 fingerprint of every

@@ -57,6 +57,11 @@ struct StoredHeaders: Equatable, Sendable {
         return result
     }
 
+    /// Removes the fields whose lower-cased name `isRemoved`.
+    mutating func remove(where isRemoved: (String) -> Bool) {
+        fields.removeAll { isRemoved($0.lowercasedName) }
+    }
+
     /// The fields as `HTTPURLResponse` takes them, without those named in `excluded`
     /// (lower-cased).
     func dictionary(excluding excluded: Set<String> = []) -> [String: String] {

@@ -43,20 +43,29 @@ struct StoredResponse: Sendable {
     var byteCount: Int { body.count + headers.byteCount + 256 }
 
     /// The stored response updated by a `304 Not Modified` (RFC 9111 §4.3.4, §3.2): each of the
-    /// 304's headers replaces the stored one, except `Content-Length` (the body did not change)
-    /// and those a cache never stores. The stored `Age` goes: the 304 is the new origin answer.
-    func updated(by notModified: HTTPURLResponse, requestTime: Date, responseTime: Date, heuristic: HTTPCache.HeuristicFreshness)
-        -> StoredResponse
-    {
+    /// 304's headers replaces the stored one, except `Content-Length` (the body did not change),
+    /// those a cache never stores, and those named in `keptOut` (lower-cased). The stored `Age`
+    /// goes: the 304 is the new origin answer.
+    func updated(
+        by notModified: HTTPURLResponse, keepingOut keptOut: Set<String>, requestTime: Date, responseTime: Date,
+        heuristic: HTTPCache.HeuristicFreshness
+    ) -> StoredResponse {
         let update = StoredHeaders(storableFieldsOf: notModified)
         // One pass, not a `set` per field: each `set` filtered and sorted every stored field.
-        let replacing = update.fields.filter { $0.lowercasedName != "content-length" }
+        let replacing = update.fields.filter { $0.lowercasedName != "content-length" && !keptOut.contains($0.lowercasedName) }
         var dropped = Set(replacing.map(\.lowercasedName))
         dropped.insert("age")
         let merged = headers.replacing(dropped, with: replacing)
         return StoredResponse(
             key: key, statusCode: statusCode, headers: merged, body: body, requestTime: requestTime, responseTime: responseTime,
             heuristic: heuristic)
+    }
+
+    /// This response with `fields` added over its own, for serving, not storing.
+    func adding(_ fields: [StoredHeaders.Field], heuristic: HTTPCache.HeuristicFreshness) -> StoredResponse {
+        StoredResponse(
+            key: key, statusCode: statusCode, headers: headers.replacing(Set(fields.map(\.lowercasedName)), with: fields), body: body,
+            requestTime: requestTime, responseTime: responseTime, heuristic: heuristic)
     }
 
     /// A `Response` to `request` from this stored one; with `age`, an `Age` header replaces the
