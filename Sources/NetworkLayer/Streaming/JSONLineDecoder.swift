@@ -23,6 +23,8 @@ public struct JSONLineDecoder<Element: Decodable>: Sendable {
 
     private var lines: LineSplitter
     private var failure: StreamError?
+    /// Applied to a decoding error's text: a router's stream hides its request's secrets there.
+    var hidingSecrets: (@Sendable (String) -> String)?
 
     /// Creates a decoder of `Element` values, one a line.
     ///
@@ -73,19 +75,23 @@ public struct JSONLineDecoder<Element: Decodable>: Sendable {
             throw NetworkError.stream(failure)
         }
         var value: Element?
-        let decoder = decoder
-        try lines.finishBytes { line, number in value = try Self.decode(line, number: number, with: decoder) }
+        let (decoder, hide) = (decoder, hidingSecrets)
+        try lines.finishBytes { line, number in value = try Self.decode(line, number: number, with: decoder, hiding: hide) }
         return value
     }
 
     private func decode(_ line: UnsafeRawBufferPointer, number: Int) throws -> Element? {
-        try Self.decode(line, number: number, with: decoder)
+        try Self.decode(line, number: number, with: decoder, hiding: hidingSecrets)
     }
 
-    private static func decode(_ line: UnsafeRawBufferPointer, number: Int, with decoder: JSONDecoder) throws -> Element? {
+    private static func decode(
+        _ line: UnsafeRawBufferPointer, number: Int, with decoder: JSONDecoder, hiding hide: ((String) -> String)?
+    ) throws -> Element? {
         guard line.contains(where: { $0 != space && $0 != tab }) else { return nil }
         do {
             return try decoder.decode(Element.self, from: Data(line))
+        } catch let error as DecodingError {
+            throw NetworkError.stream(.decoding(line: number, hide.map { error.hidingSecrets(with: $0) } ?? error))
         } catch {
             throw NetworkError.stream(.decoding(line: number, error))
         }

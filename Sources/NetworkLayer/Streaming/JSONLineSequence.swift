@@ -20,16 +20,20 @@ public struct JSONLineSequence<Base: AsyncSequence, Element: Decodable>: AsyncSe
     private let base: Base
     private let decoder: JSONDecoder
     private let maximumLineLength: Int
+    /// Given to the ``JSONLineDecoder``: a router's stream hides its request's secrets.
+    private let hidingSecrets: (@Sendable (String) -> String)?
 
-    init(base: Base, decoder: JSONDecoder, maximumLineLength: Int) {
+    init(base: Base, decoder: JSONDecoder, maximumLineLength: Int, hidingSecrets: (@Sendable (String) -> String)? = nil) {
         self.base = base
         self.decoder = decoder
         self.maximumLineLength = maximumLineLength
+        self.hidingSecrets = hidingSecrets
     }
 
     /// Starts reading the base.
     public func makeAsyncIterator() -> AsyncIterator {
-        let lines = JSONLineDecoder(Element.self, decoder: decoder, maximumLineLength: maximumLineLength)
+        var lines = JSONLineDecoder(Element.self, decoder: decoder, maximumLineLength: maximumLineLength)
+        lines.hidingSecrets = hidingSecrets
         return AsyncIterator(inner: ChunkParsingIterator(base: base.makeAsyncIterator(), parser: lines))
     }
 

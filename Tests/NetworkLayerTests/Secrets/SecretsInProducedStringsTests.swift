@@ -227,7 +227,54 @@ struct SecretsInProducedStringsTests {
         let shown = Redaction.default.hidingSecrets(of: URLRequest(url: url), in: message)
         #expect(!shown.contains(sent) && !shown.contains("hunter22-URL"), "\(shown)")
     }
+
+    /// A stream's line that does not decode: the decoder quotes the value it could not take,
+    /// where a server may repeat the request's token (helper-30's finding 7, 2026-11-27). The
+    /// error keeps its line number and its kind; only the secret goes.
+    @Test(arguments: TestTransport.all)
+    func aStreamsDecodingErrorDoesNotQuoteTheRequestsToken(_ transport: TestTransport) async throws {
+        let router = transport.router()
+        let stream = router.stream(.fixture("echo?token=S3CR3T-LINE"))
+        do {
+            for try await _ in stream.decodeLines(EchoedTarget.self) {}
+            Issue.record("the echoed target was read as a closed set of values")
+        } catch {
+            guard let error = error as? NetworkError, case .stream(.decoding(let line, let decoding)) = error else {
+                Issue.record("expected a decoding error, got \(error)")
+                return
+            }
+            #expect(line == 1)
+            #expect(decoding is DecodingError)
+            let head = try await stream.response()
+            #expect(head.request.url?.query?.contains("S3CR3T-LINE") == true, "the token was not sent: the test ran nothing")
+            for string in [error.description, String(reflecting: error), "\(decoding)", error.localizedDescription] {
+                #expect(!string.contains("S3CR3T-LINE"), "\(string)")
+            }
+        }
+    }
+
+    /// A key of the coding path that holds a secret is shown hidden; the others stay the
+    /// caller's own keys, so that a `switch` on them still works.
+    @Test func aDecodingErrorsPathHidesOnlyTheKeysThatHoldASecret() throws {
+        let body = Data(#"{"items": {"tok-SECRET-KEY": "not a number"}}"#.utf8)
+        do {
+            _ = try JSONDecoder().decode([String: [String: Int]].self, from: body)
+            Issue.record("a string was decoded as a number")
+        } catch let error as DecodingError {
+            let shown = error.hidingSecrets { $0.replacingOccurrences(of: "tok-SECRET-KEY", with: "<redacted>") }
+            guard case .typeMismatch(_, let context) = shown else {
+                Issue.record("the kind of error changed: \(shown)")
+                return
+            }
+            #expect(context.codingPath.map(\.stringValue) == ["items", "<redacted>"])
+            #expect(!"\(shown)".contains("tok-SECRET-KEY"), "\(shown)")
+        }
+    }
 }
+
+private enum TargetKind: String, Decodable { case none }
+/// The fixture's `/echo`, with the target it received read as a closed set of values.
+private struct EchoedTarget: Decodable { let target: TargetKind }
 
 private enum AuthorizationKind: String, Decodable { case none }
 private struct EchoedHeaders: Decodable { let authorization: AuthorizationKind }
