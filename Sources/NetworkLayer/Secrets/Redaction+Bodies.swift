@@ -2,8 +2,9 @@ import Foundation
 
 extension Redaction {
     /// A body as it may be shown, with the values of secret fields replaced: a form body's
-    /// fields (``formBody(_:)``), and a JSON body's object members at any depth, by the names
-    /// of ``queryParameters`` (`{"access_token": "<redacted>"}`). A JSON body is recognised by
+    /// fields (``formBody(_:)``), a `multipart/form-data` body's parts, and a JSON body's object
+    /// members at any depth, by the names of ``queryParameters``
+    /// (`{"access_token": "<redacted>"}`). A JSON body is recognised by
     /// its content, whatever its `Content-Type` says, since error bodies are often mislabelled;
     /// it is shown as it is when it holds no secret, and re-serialised with sorted keys when a
     /// value was replaced. Any other text has `name=value` pairs redacted as a form's would be,
@@ -14,6 +15,7 @@ extension Redaction {
         if let contentType, contentType.lowercased().hasPrefix("application/x-www-form-urlencoded") {
             return formBody(text)
         }
+        if let contentType, let shown = multipartBody(text, contentType: contentType) { return shown }
         if let json = jsonBody(data) { return json ?? text }
         return jsonLikeMembers(formBody(text))
     }

@@ -86,6 +86,48 @@ final class LineLog: Sendable {
 
 /// A plugin's header with CR or LF fails the request when set through `setHeader(_:for:)`;
 /// FoundationNetworking's `setValue` would drop it without a word.
+/// A `multipart/form-data` body set as the request's data was shown whole by the `.bodies`
+/// logger and `cURLDescription()`, its password part included (helper-30's finding 8,
+/// 2026-11-27): form fields of secret names are hidden in every body the package shows.
+@Suite("Redaction of multipart bodies")
+struct MultipartRedactionTests {
+    private func form() -> MultipartFormData {
+        var form = MultipartFormData()
+        form.append("alice", name: "user")
+        form.append("hunter2-PART", name: "password")
+        form.append(Data("file with token=zzz".utf8), name: "notes", fileName: "password.txt", mimeType: "text/plain")
+        return form
+    }
+
+    @Test func aSecretPartIsHiddenInTheCURLDescriptionAndTheOthersKept() throws {
+        let form = form()
+        var request = URLRequest(url: try #require(URL(string: "https://api.example.com/login")))
+        request.httpMethod = "POST"
+        request.setValue(form.contentType, forHTTPHeaderField: "Content-Type")
+        request.httpBody = try form.encode()
+        let shown = request.cURLDescription()
+        #expect(!shown.contains("hunter2-PART"), "\(shown)")
+        #expect(shown.contains("alice"))
+        // A part is chosen by its field name, not its file name.
+        #expect(shown.contains("file with token=zzz") || shown.contains("file with token=<redacted>"))
+        #expect(shown.contains(form.boundary))
+    }
+
+    /// What the `.bodies` logger and ``NetworkError/description(includingBody:redaction:)`` show.
+    @Test func aSecretPartIsHiddenInAShownBody() throws {
+        let form = form()
+        let shown = Redaction.default.body(try form.encode(), contentType: form.contentType)
+        #expect(!shown.contains("hunter2-PART"), "\(shown)")
+        #expect(shown.contains("name=\"password\"\r\n\r\n<redacted>\r\n--\(form.boundary)"), "\(shown)")
+    }
+
+    @Test func aBodyThatIsNotMultipartAsItSaysIsShownAsBefore() {
+        let text = "password=hunter2-FORM"
+        let shown = Redaction.default.body(Data(text.utf8), contentType: "multipart/form-data; boundary=abc")
+        #expect(!shown.contains("hunter2-FORM"), "\(shown)")
+    }
+}
+
 @Suite("Plugin headers")
 struct PluginHeaderTests {
     struct Injecting: PluginType {
