@@ -31,6 +31,6 @@ public struct HTTPFailure: Sendable, CustomStringConvertible {
     public var description: String {
         guard let serverMessage else { return "\(statusCode): \(HTTPURLResponse.localizedString(forStatusCode: statusCode))" }
         let redaction = response.redaction ?? .default
-        return "\(statusCode): \(NetworkError.excerpt(redaction.hidingSecrets(of: response.request, in: serverMessage)))"
+        return "\(statusCode): \(NetworkError.excerpt(response.hidingSecretsSent(in: serverMessage, by: redaction)))"
     }
 }

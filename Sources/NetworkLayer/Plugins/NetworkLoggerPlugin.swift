@@ -108,7 +108,7 @@ public struct NetworkLoggerPlugin: PluginType {
     private func summary(of response: Response, milliseconds: Int, context: RequestContext, redaction: Redaction) -> String {
         let request = response.request
         // Found once: finding them parses the request's body, and every header line needs them.
-        let secrets = redaction.secretsSent(in: request)
+        let secrets = response.secretsSent(by: redaction)
         var lines = [
             "← [\(context.id)] \(response.statusCode) \(request.httpMethod ?? "GET") \(redaction.url(request.url))"
                 + " (\(milliseconds) ms, \(request.httpBody?.count ?? 0) B sent, \(response.data.count) B received)"

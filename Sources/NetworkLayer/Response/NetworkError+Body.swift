@@ -31,7 +31,7 @@ extension NetworkError {
         guard includingBody, let response, !response.data.isEmpty else { return description }
         let redacted = redaction.body(response.data, contentType: response.header("Content-Type"))
         // The request's own secrets too, where the server repeats them (a refused token).
-        let shown = redaction.merging(response.redaction ?? .none).hidingSecrets(of: response.request, in: redacted)
+        let shown = response.hidingSecretsSent(in: redacted, by: redaction.merging(response.redaction ?? .none))
         return description + " Body: " + Self.excerpt(shown)
     }
 

@@ -167,7 +167,7 @@ extension NetworkError: LocalizedError {
             // The decoder quotes the body (a key, an enum's raw value), where a server may repeat
             // what it was sent: the request's own secrets are hidden there.
             let redaction = response.redaction ?? .default
-            let described = Self.describe(error) { redaction.hidingSecrets(of: response.request, in: $0) }
+            let described = Self.describe(error) { response.hidingSecretsSent(in: $0, by: redaction) }
             return "The \(response.statusCode) response (\(response.data.count)-byte body) could not be decoded:"
                 + " \(described)."
         case .download(let error):

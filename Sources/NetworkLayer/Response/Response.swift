@@ -70,10 +70,14 @@ extension Response {
         let metrics: RequestMetrics?
         /// The router's redaction, its plugins' included.
         let redaction: Redaction
+        /// The transport that sent the request: the credentials it adds on the wire (its
+        /// cookies) are secrets of the request too (``Response/secretsSent(by:)``).
+        let transport: (any HTTPTransport)?
 
-        init(metrics: RequestMetrics?, redaction: Redaction) {
+        init(metrics: RequestMetrics?, redaction: Redaction, transport: (any HTTPTransport)?) {
             self.metrics = metrics
             self.redaction = redaction
+            self.transport = transport
         }
     }
 }

@@ -236,13 +236,13 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         }
         // Read in place: copying the built request out (`try? building.get()`) cost a stubbed
         // request about 0.15 µs (Benchmarks stub, medians of 8 interleaved runs, 2026-11-26).
-        let (requestURL, payload): (URL?, Payload)
+        let (requestURL, payload, transport): (URL?, Payload, (any HTTPTransport)?)
         if case .success(let built) = building {
-            (requestURL, payload) = (built.request.url, built.payload)
+            (requestURL, payload, transport) = (built.request.url, built.payload, built.transport)
         } else {
             // Nothing to remove: a form is written, and a download's file opened, once the chain
             // runs, and a request that could not be built never reaches it.
-            (requestURL, payload) = (nil, .inRequest)
+            (requestURL, payload, transport) = (nil, .inRequest, nil)
         }
         let context = RequestContext(
             id: id, target: target(of: route), startedAt: metrics.startedAt, attempt: 0, redaction: redaction,
@@ -256,7 +256,7 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
             if let transferred { progress?.finish(total: transferred) }
             var context = context
             context.attempt = attempts
-            let delivery = Response.Delivery(metrics: metrics.finish(), redaction: context.redaction)
+            let delivery = Response.Delivery(metrics: metrics.finish(), redaction: context.redaction, transport: transport)
             context.delivery = delivery
             let result = result.attaching(delivery)
             for plugin in plugins { plugin.didReceive(result, context: context) }

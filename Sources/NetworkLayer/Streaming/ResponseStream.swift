@@ -232,7 +232,7 @@ final class StreamState: Sendable {
     /// redaction; as it is before the head has arrived.
     func hidingSecrets(in text: String) -> String {
         guard case .success(let head)? = state.withLock({ $0.head }) else { return text }
-        return (head.response.redaction ?? redaction).hidingSecrets(of: head.response.request, in: text)
+        return head.response.hidingSecretsSent(in: text, by: head.response.redaction ?? redaction)
     }
 
     /// The request's outcome, once it has ended.

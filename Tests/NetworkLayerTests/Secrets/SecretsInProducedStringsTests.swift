@@ -270,7 +270,41 @@ struct SecretsInProducedStringsTests {
             #expect(!"\(shown)".contains("tok-SECRET-KEY"), "\(shown)")
         }
     }
+
+    /// The `Cookie` the transport takes from its storage is sent without the router seeing it,
+    /// and a server may repeat it: it is hidden like the request's own headers, in the
+    /// logger's lines and in errors (helper-30's finding 5, 2026-11-27).
+    @Test(arguments: TestTransport.all)
+    func aCookieTheTransportAddsIsHiddenWhereTheServerRepeatsIt(_ transport: TestTransport) async throws {
+        let (http, storage) = try #require(transport.makeWithCookies())
+        let echo = try #require(TestServers.fixture?.appendingPathComponent("echo"))
+        let stored = try #require(
+            HTTPCookie(properties: [.domain: echo.host ?? "", .path: "/", .name: "sid", .value: "COOKIE-SECRET-77"]))
+        storage.setCookie(stored)
+        let lines = Lines()
+        let router = Router<TestEndpoint>(
+            transport: http, callbackQueue: DispatchQueue(label: "tests"),
+            plugins: [NetworkLoggerPlugin(options: [.headers, .bodies], sink: { lines.append($0) })])
+
+        let echoed = try await router.request(.fixture("echo"))
+        #expect(echoed.text.contains("COOKIE-SECRET-77"), "the cookie was not sent: the test ran nothing")
+        #expect(!lines.all.joined(separator: "\n").contains("COOKIE-SECRET-77"), "\(lines.all)")
+
+        do {
+            _ = try await router.request(.fixture("echo"), as: EchoedCookie.self)
+            Issue.record("the echoed cookie was read as a closed set of values")
+        } catch {
+            for string in [error.description, String(reflecting: error), error.description(includingBody: true)] {
+                #expect(!string.contains("COOKIE-SECRET-77"), "\(string)")
+            }
+        }
+    }
 }
+
+private enum CookieKind: String, Decodable { case none }
+private struct EchoedCookieHeader: Decodable { let cookie: CookieKind }
+/// The fixture's `/echo`, with the `Cookie` it received read as a closed set of values.
+private struct EchoedCookie: Decodable { let headers: EchoedCookieHeader }
 
 private enum TargetKind: String, Decodable { case none }
 /// The fixture's `/echo`, with the target it received read as a closed set of values.
