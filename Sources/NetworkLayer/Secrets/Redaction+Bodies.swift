@@ -15,7 +15,10 @@ extension Redaction {
         if let contentType, contentType.lowercased().hasPrefix("application/x-www-form-urlencoded") {
             return formBody(text)
         }
-        if let contentType, let shown = multipartBody(text, contentType: contentType) { return shown }
+        if let contentType, let shown = multipartBody(text, contentType: contentType) {
+            // A part that is not secret may still hold secret members (GraphQL's `operations`).
+            return jsonLikeMembers(formBody(shown))
+        }
         if let json = jsonBody(data) { return json ?? text }
         return jsonLikeMembers(formBody(text))
     }
@@ -57,9 +60,13 @@ extension Redaction {
                 continue
             }
             if hidesParameter(named: String(String.UnicodeScalarView(scalars[(open + 1)..<name.end]))) {
+                // A secret's object or array goes whole (`"token": ["abc"]`).
+                let end = scalars[after] == "{" || scalars[after] == "[" ? Self.endOfContainer(in: scalars, from: after) : valueEnd
                 shown.append(contentsOf: scalars[copied..<after])
                 shown.append(contentsOf: "\"\(replacement)\"".unicodeScalars)
-                copied = valueEnd
+                copied = end
+                index = end
+                continue
             }
             index = valueEnd
         }
@@ -87,10 +94,12 @@ extension Redaction {
     }
 
     /// One past a member's value starting at `start`: a string (closed, or cut short by the end
-    /// of the text or by a backslash before a line break), or a run of anything but `,`, `}`,
-    /// `]` and white space.
+    /// of the text or by a backslash before a line break), the opening `{` or `[` of an object or
+    /// an array (whose members are read next, so that a nested `"password"` is found), or a run
+    /// of anything but `,`, `}`, `]` and white space.
     private static func endOfValue(in scalars: [Unicode.Scalar], from start: Int) -> Int {
         guard start < scalars.count else { return start }
+        if scalars[start] == "{" || scalars[start] == "[" { return start + 1 }
         if scalars[start] == "\"" {
             let value = string(in: scalars, openingAt: start)
             return value.isClosed ? value.end + 1 : value.end
@@ -100,6 +109,29 @@ extension Redaction {
             index += 1
         }
         return index
+    }
+
+    /// One past the `}` or `]` that closes the object or array opened at `start`, strings
+    /// skipped; the end of the text when it is not closed (a body cut short).
+    private static func endOfContainer(in scalars: [Unicode.Scalar], from start: Int) -> Int {
+        var depth = 0
+        var index = start
+        while index < scalars.count {
+            switch scalars[index] {
+            case "{", "[":
+                depth += 1
+            case "}", "]":
+                depth -= 1
+                if depth == 0 { return index + 1 }
+            case "\"":
+                let string = string(in: scalars, openingAt: index)
+                index = string.isClosed ? string.end : string.end - 1
+            default:
+                break
+            }
+            index += 1
+        }
+        return scalars.count
     }
 
     private static func skippingBlanks(in scalars: [Unicode.Scalar], from start: Int) -> Int {

@@ -38,6 +38,7 @@ extension Redaction {
         }
         if let body = request.httpBody {
             secrets += secretFieldValues(in: body)
+            secrets += secretPartValues(in: body, contentType: request.value(forHTTPHeaderField: "Content-Type"))
         }
         // Longest first, so that `Bearer abc` goes whole rather than leaving `Bearer `.
         return Set(secrets.map { $0.trimmingCharacters(in: .whitespaces) }).filter { $0.count >= 4 }.sorted { $0.count > $1.count }

@@ -121,6 +121,49 @@ struct MultipartRedactionTests {
         #expect(shown.contains("name=\"password\"\r\n\r\n<redacted>\r\n--\(form.boundary)"), "\(shown)")
     }
 
+    /// A part that is not secret still has its secret JSON members hidden, as the whole body
+    /// did before parts were read (GraphQL's multipart `operations`; helper-31, 2026-11-27).
+    @Test func aSecretMemberInsideAPartIsStillHidden() throws {
+        var form = MultipartFormData()
+        form.append(#"{"query": "mutation", "variables": {"password": "hunter2-JSON"}}"#, name: "operations")
+        let shown = Redaction.default.body(try form.encode(), contentType: form.contentType)
+        #expect(!shown.contains("hunter2-JSON"), "\(shown)")
+        #expect(shown.contains("mutation"))
+    }
+
+    /// JSON that does not parse whole (here cut short): a secret nested in an object is found,
+    /// and a secret's own array or object goes whole.
+    @Test func secretsInsideAndAsContainersOfBrokenJSONAreHidden() {
+        let text = #"{"variables": {"password": "hunter2-NESTED"}, "token": ["tok-ARRAY-1", {"a": "tok-OBJ-2"}], "next": "#
+        let shown = Redaction.default.body(Data(text.utf8), contentType: "text/plain")
+        for secret in ["hunter2-NESTED", "tok-ARRAY-1", "tok-OBJ-2"] {
+            #expect(!shown.contains(secret), "\(shown)")
+        }
+        #expect(shown.contains("\"next\""), "\(shown)")
+    }
+
+    /// A part's field name is its `name` parameter, whatever a quoted `filename` holds.
+    @Test(arguments: [
+        #"form-data; filename="x; name=avatar"; name="api_key""#,
+        #"form-data; name = "api_key""#,
+        #"form-data;name=api_key;filename="a.txt""#,
+    ])
+    func theFieldNameIsReadFromItsOwnParameter(disposition: String) {
+        let body = "--b\r\nContent-Disposition: \(disposition)\r\n\r\nkey-SECRET-42\r\n--b--\r\n"
+        let shown = Redaction.default.body(Data(body.utf8), contentType: "multipart/form-data; boundary=b")
+        #expect(!shown.contains("key-SECRET-42"), "\(shown)")
+    }
+
+    /// A server that repeats a multipart login's password: hidden, as a form's would be.
+    @Test func aSecretPartIsHiddenWhereTheServerRepeatsIt() throws {
+        let form = form()
+        var request = URLRequest(url: try #require(URL(string: "https://api.example.com/login")))
+        request.setValue(form.contentType, forHTTPHeaderField: "Content-Type")
+        request.httpBody = try form.encode()
+        let shown = Redaction.default.hidingSecrets(of: request, in: "the password hunter2-PART is too short")
+        #expect(!shown.contains("hunter2-PART"), "\(shown)")
+    }
+
     @Test func aBodyThatIsNotMultipartAsItSaysIsShownAsBefore() {
         let text = "password=hunter2-FORM"
         let shown = Redaction.default.body(Data(text.utf8), contentType: "multipart/form-data; boundary=abc")
