@@ -6,7 +6,7 @@ import Foundation
 ///
 ///     offset  size  field
 ///     0       4     magic "NLHC"
-///     4       2     format version (1), big-endian
+///     4       2     format version (2), big-endian
 ///     6       2     reserved, zero
 ///     8       4     metadata length m, big-endian
 ///     12      8     body length b, big-endian
@@ -18,7 +18,9 @@ import Foundation
 /// match the file name; no URL, credential or `Vary` value in clear, only their digests.
 enum DiskEntryFormat {
     static let magic: [UInt8] = Array("NLHC".utf8)
-    static let version: UInt16 = 1
+    /// 2 since 2026-11-27: version 1 files may hold a credential header of the response, which
+    /// is a miss now, and is removed.
+    static let version: UInt16 = 2
     static let headerSize = 20
     static let checksumSize = 32
     /// Bounds for what a file may declare, far above what the cache writes, so that a damaged

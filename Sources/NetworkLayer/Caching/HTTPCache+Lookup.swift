@@ -71,9 +71,12 @@ extension HTTPCache {
         let plain = Pending(request: request, method: method, key: key, requestTime: now, mayStore: !directives.noStore, validating: nil, redaction: redaction)
         if policy == .reloadIgnoringLocalCacheData { return .send(request, plain) }
 
-        guard let stored = find(key) else {
+        guard let found = find(key) else {
             return policy == .returnCacheDataDontLoad || directives.onlyIfCached ? .notCached : .send(request, plain)
         }
+        // Stored before this lookup's redaction named them (an older version of the package,
+        // or a router that shares this cache and names fewer): never served, never updated.
+        let stored = found.removingHeaders(heuristic: configuration.heuristicFreshness) { isCredential(lowercased: $0, by: redaction) }
         let age = stored.freshness.age(at: now)
         let remaining = stored.freshness.lifetime - age
         let outcome: CacheOutcome = remaining > 0 ? .hit : .staleHit

@@ -53,11 +53,23 @@ struct StoredResponse: Sendable {
         let update = StoredHeaders(storableFieldsOf: notModified)
         // One pass, not a `set` per field: each `set` filtered and sorted every stored field.
         let replacing = update.fields.filter { $0.lowercasedName != "content-length" && !keptOut.contains($0.lowercasedName) }
-        var dropped = Set(replacing.map(\.lowercasedName))
+        // A kept-out name goes from what was stored too, rather than keep an older value.
+        var dropped = Set(replacing.map(\.lowercasedName)).union(keptOut)
         dropped.insert("age")
         let merged = headers.replacing(dropped, with: replacing)
         return StoredResponse(
             key: key, statusCode: statusCode, headers: merged, body: body, requestTime: requestTime, responseTime: responseTime,
+            heuristic: heuristic)
+    }
+
+    /// This response without the fields whose lower-cased name `isRemoved`; itself when it has
+    /// none, as it nearly always has.
+    func removingHeaders(heuristic: HTTPCache.HeuristicFreshness, where isRemoved: (String) -> Bool) -> StoredResponse {
+        guard headers.fields.contains(where: { isRemoved($0.lowercasedName) }) else { return self }
+        var kept = headers
+        kept.remove(where: isRemoved)
+        return StoredResponse(
+            key: key, statusCode: statusCode, headers: kept, body: body, requestTime: requestTime, responseTime: responseTime,
             heuristic: heuristic)
     }
 

@@ -23,18 +23,29 @@ import FoundationNetworking
 /// let router = Router<MovieApi>(redaction: redaction)
 /// ```
 public struct Redaction: Sendable {
-    /// Headers whose values are hidden (lower-cased).
-    public var headers: Set<String>
-    /// Query parameters whose values are hidden (lower-cased).
-    public var queryParameters: Set<String>
+    /// Headers whose values are hidden, lower-cased however they are added: every lookup
+    /// compares lower-cased names, and `headers.insert("X-Session")` once hid nothing.
+    public var headers: Set<String> {
+        didSet { headers = Self.lowercased(headers) }
+    }
+    /// Query parameters and body fields whose values are hidden, lower-cased however they are
+    /// added.
+    public var queryParameters: Set<String> {
+        didSet { queryParameters = Self.lowercased(queryParameters) }
+    }
     /// What a hidden value is replaced with.
     public var replacement: String
 
     /// Creates a redaction; names are lower-cased.
     public init(headers: Set<String> = [], queryParameters: Set<String> = [], replacement: String = "<redacted>") {
-        self.headers = Set(headers.map { $0.lowercased() })
-        self.queryParameters = Set(queryParameters.map { $0.lowercased() })
+        self.headers = Self.lowercased(headers)
+        self.queryParameters = Self.lowercased(queryParameters)
         self.replacement = replacement
+    }
+
+    /// `names` lower-cased; the same set, not a copy, when they already are.
+    private static func lowercased(_ names: Set<String>) -> Set<String> {
+        names.allSatisfy { $0 == $0.lowercased() } ? names : Set(names.map { $0.lowercased() })
     }
 
     /// ``credentialHeaders`` (`Authorization`, `Proxy-Authorization`, `Cookie`, `X-Api-Key`),

@@ -22,11 +22,12 @@ final class CacheSecretHeadersTests {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    private func router(_ transport: TestTransport) throws -> Router<CachedEndpoint> {
-        let cache = try HTTPCache(configuration: .init(memoryCapacity: 0, directory: folder))
-        return Router(
-            transport: transport.make(), callbackQueue: DispatchQueue(label: "tests"),
-            redaction: .default.merging(Redaction(headers: ["X-Session-Token"])), cache: cache)
+    private func router(
+        _ transport: TestTransport, redaction: Redaction = .default.merging(Redaction(headers: ["X-Session-Token"])),
+        cache: HTTPCache? = nil
+    ) throws -> Router<CachedEndpoint> {
+        let cache = try cache ?? HTTPCache(configuration: .init(memoryCapacity: 0, directory: folder))
+        return Router(transport: transport.make(), callbackQueue: DispatchQueue(label: "tests"), redaction: redaction, cache: cache)
     }
 
     private func endpoint(_ path: String) -> CachedEndpoint {
@@ -63,6 +64,45 @@ final class CacheSecretHeadersTests {
         let second = try await router.request(endpoint("cache/secret-header/\(key)"))
         #expect(second.cacheOutcome == .hit)
         #expect(second.header("X-Session-Token") == nil)
+    }
+
+    /// `headers.insert` with the name as a server spells it: lower-cased like the initialiser's
+    /// names, so the cache (and every redaction) knows it (helper-31, 2026-11-27).
+    @Test(arguments: TestTransport.all)
+    func aNameInsertedInAnyCaseIsKeptOut(_ transport: TestTransport) async throws {
+        var redaction = Redaction.default
+        redaction.headers.insert("X-Session-Token")
+        let router = try router(transport, redaction: redaction)
+        _ = try await router.request(endpoint("cache/secret-header/\(UUID().uuidString)"))
+        #expect(try filesOnDisk().range(of: Data("ROTATED-SECRET".utf8)) == nil)
+        #expect(redaction.header("x-session-token", "ROTATED-SECRET-1") == redaction.replacement)
+    }
+
+    /// A cache shared with a router that names fewer secrets: what that one stored is served
+    /// to this one without the header (helper-31, 2026-11-27).
+    @Test(arguments: TestTransport.all)
+    func whatAnotherRouterStoredIsServedWithoutTheSecret(_ transport: TestTransport) async throws {
+        let cache = try HTTPCache(configuration: .init(memoryCapacity: 0, directory: folder))
+        let path = "cache/secret-header/\(UUID().uuidString)"
+        _ = try await router(transport, redaction: .default, cache: cache).request(endpoint(path))
+        #expect(try filesOnDisk().range(of: Data("ROTATED-SECRET-1".utf8)) != nil, "the first router stored it: the test ran nothing")
+        let hit = try await router(transport, cache: cache).request(endpoint(path))
+        #expect(hit.cacheOutcome == .hit)
+        #expect(hit.header("X-Session-Token") == nil)
+    }
+
+    /// ... and a revalidation through this one removes it from the stored entry: the 304's
+    /// credential is kept out, and so is the older one.
+    @Test(arguments: TestTransport.all)
+    func aRevalidationRemovesTheSecretAnotherRouterStored(_ transport: TestTransport) async throws {
+        let cache = try HTTPCache(configuration: .init(memoryCapacity: 0, directory: folder))
+        let path = "cache/secret-header/\(UUID().uuidString)?max_age=0"
+        _ = try await router(transport, redaction: .default, cache: cache).request(endpoint(path))
+        #expect(try filesOnDisk().range(of: Data("ROTATED-SECRET-1".utf8)) != nil, "the first router stored it: the test ran nothing")
+        let revalidated = try await router(transport, cache: cache).request(endpoint(path))
+        #expect(revalidated.cacheOutcome == .revalidated)
+        #expect(revalidated.header("X-Session-Token") == "ROTATED-SECRET-2")
+        #expect(try filesOnDisk().range(of: Data("ROTATED-SECRET".utf8)) == nil)
     }
 
     @Test(arguments: TestTransport.all)
