@@ -64,6 +64,12 @@ extension AsyncSequence where Element == Data {
     /// The chunks read as newline-delimited JSON: each line that is not blank decoded as `type`
     /// (see ``JSONLineDecoder``).
     ///
+    /// On a router's stream (``Router/stream(_:options:)``, here or passed on as any
+    /// `AsyncSequence`), a line that does not decode throws ``StreamError/decoding(line:_:)``
+    /// with the request's secrets hidden in the error's text, where a server may repeat them
+    /// (a token in an echoed URL); an error whose text held one is replaced by one with that
+    /// text. A sequence made from the stream (`stream.prefix(10)`) cannot know the request.
+    ///
     /// - Parameters:
     ///   - type: the type of each line's value.
     ///   - decoder: the decoder for each line, a plain `JSONDecoder()` unless given.
@@ -77,6 +83,10 @@ extension AsyncSequence where Element == Data {
         _ type: Value.Type, decoder: JSONDecoder = JSONDecoder(),
         maximumLineLength: Int = LineSplitter.defaultMaximumLineLength
     ) -> JSONLineSequence<Self, Value> {
-        JSONLineSequence(base: self, decoder: decoder, maximumLineLength: maximumLineLength)
+        // Asked once per sequence: a router's stream knows the request whose secrets to hide.
+        let hiding = (self as? ResponseStream).map { stream -> @Sendable (String) -> String in
+            { [state = stream.state] in state.hidingSecrets(in: $0) }
+        }
+        return JSONLineSequence(base: self, decoder: decoder, maximumLineLength: maximumLineLength, hidingSecrets: hiding)
     }
 }

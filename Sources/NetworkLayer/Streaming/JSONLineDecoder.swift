@@ -90,10 +90,8 @@ public struct JSONLineDecoder<Element: Decodable>: Sendable {
         guard line.contains(where: { $0 != space && $0 != tab }) else { return nil }
         do {
             return try decoder.decode(Element.self, from: Data(line))
-        } catch let error as DecodingError {
-            throw NetworkError.stream(.decoding(line: number, hide.map { error.hidingSecrets(with: $0) } ?? error))
         } catch {
-            throw NetworkError.stream(.decoding(line: number, error))
+            throw NetworkError.stream(.decoding(line: number, hide.map { SecretsHidden.in(error, with: $0) } ?? error))
         }
     }
 }

@@ -60,23 +60,6 @@ public struct ResponseStream: AsyncSequence, Sendable {
         try await state.head().response
     }
 
-    /// The body read as newline-delimited JSON, each line that is not blank decoded as `type`,
-    /// as on any chunk sequence (``JSONLineDecoder``); a line that does not decode throws
-    /// ``StreamError/decoding(line:_:)`` with the request's secrets hidden in the decoder's text,
-    /// where a server may repeat them (a token in an echoed URL).
-    ///
-    /// ```swift
-    /// for try await item in router.stream(.feed).decodeLines(Item.self) { show(item) }
-    /// ```
-    public func decodeLines<Value: Decodable>(
-        _ type: Value.Type, decoder: JSONDecoder = JSONDecoder(),
-        maximumLineLength: Int = LineSplitter.defaultMaximumLineLength
-    ) -> JSONLineSequence<Self, Value> {
-        JSONLineSequence(
-            base: self, decoder: decoder, maximumLineLength: maximumLineLength,
-            hidingSecrets: { [state] in state.hidingSecrets(in: $0) })
-    }
-
     /// Stops the stream: reading it throws ``NetworkError/cancelled`` and the transfer stops.
     public func cancel() {
         state.handle.cancel()

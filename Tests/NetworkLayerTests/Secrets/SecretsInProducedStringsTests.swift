@@ -253,6 +253,36 @@ struct SecretsInProducedStringsTests {
         }
     }
 
+    /// The same stream passed on as any `AsyncSequence` (a generic function of the caller's),
+    /// and a type whose own `init(from:)` throws an error quoting what it read (helper-31,
+    /// 2026-11-27): the secret is hidden in both.
+    @Test(arguments: TestTransport.all)
+    func aStreamReadGenericallyOrByItsOwnErrorsHidesTheToken(_ transport: TestTransport) async throws {
+        func firstError<Lines: AsyncSequence>(decoding lines: Lines, as type: (some Decodable).Type) async -> (any Error)?
+        where Lines.Element == Data {
+            do {
+                for try await _ in lines.decodeLines(type) {}
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let router = transport.router()
+        for error in [
+            await firstError(decoding: router.stream(.fixture("echo?token=S3CR3T-LINE")), as: EchoedTarget.self),
+            await firstError(decoding: router.stream(.fixture("echo?token=S3CR3T-LINE")), as: TargetCheckedByHand.self),
+        ] {
+            let error = try #require(error as? NetworkError, "every line decoded: the test ran nothing")
+            guard case .stream(.decoding(line: 1, _)) = error else {
+                Issue.record("expected a decoding error of line 1, got \(error)")
+                continue
+            }
+            for string in [error.description, String(reflecting: error)] {
+                #expect(!string.contains("S3CR3T-LINE"), "\(string)")
+            }
+        }
+    }
+
     /// A key of the coding path that holds a secret is shown hidden; the others stay the
     /// caller's own keys, so that a `switch` on them still works.
     @Test func aDecodingErrorsPathHidesOnlyTheKeysThatHoldASecret() throws {
@@ -307,6 +337,21 @@ private struct EchoedCookieHeader: Decodable { let cookie: CookieKind }
 private struct EchoedCookie: Decodable { let headers: EchoedCookieHeader }
 
 private enum TargetKind: String, Decodable { case none }
+/// The fixture's `/echo`, whose target a type of the caller's checks itself, throwing an error
+/// that quotes it.
+private struct TargetCheckedByHand: Decodable {
+    struct Unexpected: Error, CustomStringConvertible {
+        let target: String
+        var description: String { "unexpected target \(target)" }
+    }
+
+    enum CodingKeys: String, CodingKey { case target }
+
+    init(from decoder: any Decoder) throws {
+        let target = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .target)
+        throw Unexpected(target: target)
+    }
+}
 /// The fixture's `/echo`, with the target it received read as a closed set of values.
 private struct EchoedTarget: Decodable { let target: TargetKind }
 

@@ -1,5 +1,21 @@
 import Foundation
 
+/// An error whose text held a secret: what is left of it once that is hidden. A decoder's own
+/// error keeps its type (``in(_:with:)``); another error (one that a type's `init(from:)` threw,
+/// quoting what it read) cannot be rewritten and is replaced by this.
+struct SecretsHidden: Error, CustomStringConvertible {
+    let description: String
+
+    /// `error` with `hide` applied to its text: a `DecodingError` rewritten in place, another
+    /// error replaced when its text holds something `hide` hides, and left as it is otherwise.
+    static func `in`(_ error: any Error, with hide: (String) -> String) -> any Error {
+        if let decoding = error as? DecodingError { return decoding.hidingSecrets(with: hide) }
+        let text = "\(error)"
+        let shown = hide(text)
+        return shown == text ? error : SecretsHidden(description: shown)
+    }
+}
+
 extension DecodingError {
     /// This error with `hide` applied to what it quotes from the body: its description and the
     /// keys of its coding path (a key that `hide` leaves as it is stays the caller's own). An
