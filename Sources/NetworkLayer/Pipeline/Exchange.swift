@@ -28,6 +28,8 @@ struct Exchange: Sendable {
     var transport: any HTTPTransport { fixed.transport }
     /// ``transport`` as a ``CallbackTransport``, when it is one.
     var callbackTransport: (any CallbackTransport)? { fixed.callbackTransport }
+    /// The router's transport as a delivered response keeps it; `nil` for a stub.
+    var sender: (any HTTPTransport)? { fixed.sender }
     /// The endpoint's ``EndPointType/acceptableStatusCodes``.
     var acceptableStatusCodes: Set<Int> { fixed.acceptableStatusCodes }
     /// Receives upload and download progress, when the caller asked for it.
@@ -52,7 +54,7 @@ struct Exchange: Sendable {
         cachePolicy = built.cachePolicy
         self.context = context
         fixed = Fixed(
-            transport: built.transport, callbackTransport: built.callbackTransport,
+            transport: built.transport, callbackTransport: built.callbackTransport, sender: built.sender,
             acceptableStatusCodes: built.acceptableStatusCodes, progress: progress, handle: handle, timeout: built.timeout,
             deadline: Seconds.uptime(after: built.timeout), metrics: metrics)
     }
@@ -63,6 +65,7 @@ struct Exchange: Sendable {
     private final class Fixed: Sendable {
         let transport: any HTTPTransport
         let callbackTransport: (any CallbackTransport)?
+        let sender: (any HTTPTransport)?
         let acceptableStatusCodes: Set<Int>
         let progress: ProgressReporter?
         let handle: RequestHandle
@@ -71,12 +74,14 @@ struct Exchange: Sendable {
         let metrics: MetricsRecorder
 
         init(
-            transport: any HTTPTransport, callbackTransport: (any CallbackTransport)?, acceptableStatusCodes: Set<Int>,
+            transport: any HTTPTransport, callbackTransport: (any CallbackTransport)?, sender: (any HTTPTransport)?,
+            acceptableStatusCodes: Set<Int>,
             progress: ProgressReporter?, handle: RequestHandle, timeout: TimeInterval, deadline: UInt64,
             metrics: MetricsRecorder
         ) {
             self.transport = transport
             self.callbackTransport = callbackTransport
+            self.sender = sender
             self.acceptableStatusCodes = acceptableStatusCodes
             self.progress = progress
             self.handle = handle
@@ -98,6 +103,8 @@ struct BuiltRequest: Sendable {
     let transport: any HTTPTransport
     /// ``transport`` as a ``CallbackTransport``, when it is one.
     let callbackTransport: (any CallbackTransport)?
+    /// The router's transport as a delivered response keeps it; `nil` for a stub.
+    let sender: (any HTTPTransport)?
     /// The endpoint's ``EndPointType/acceptableStatusCodes``.
     let acceptableStatusCodes: Set<Int>
     /// The seconds the request may take, retries included.

@@ -70,14 +70,15 @@ extension Response {
         let metrics: RequestMetrics?
         /// The router's redaction, its plugins' included.
         let redaction: Redaction
-        /// The transport that sent the request: the credentials it adds on the wire (its
-        /// cookies) are secrets of the request too (``Response/secretsSent(by:)``).
-        let transport: (any HTTPTransport)?
+        /// The transport that sent the request, `nil` for a stub: the credentials it adds on
+        /// the wire (its cookies) are secrets of the request too (``Response/secretsSent(by:)``).
+        /// Kept as long as the response is, and with it the transport's sessions.
+        let sender: (any HTTPTransport)?
 
-        init(metrics: RequestMetrics?, redaction: Redaction, transport: (any HTTPTransport)?) {
+        init(metrics: RequestMetrics?, redaction: Redaction, sender: (any HTTPTransport)?) {
             self.metrics = metrics
             self.redaction = redaction
-            self.transport = transport
+            self.sender = sender
         }
     }
 }

@@ -102,7 +102,7 @@ extension Router {
         let prepared = exchange
         // The head the reader gets is described with the router's redaction, as a delivered
         // response is: it had `Redaction.default`, which knows no plugin's secret.
-        let described = Response.Delivery(metrics: nil, redaction: redaction, transport: exchange.transport)
+        let described = Response.Delivery(metrics: nil, redaction: redaction, sender: exchange.sender)
         let task = Task.startingNow {
             let exchange = prepared
             switch await chain.run(exchange) {

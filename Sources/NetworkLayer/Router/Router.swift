@@ -236,13 +236,13 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
         }
         // Read in place: copying the built request out (`try? building.get()`) cost a stubbed
         // request about 0.15 µs (Benchmarks stub, medians of 8 interleaved runs, 2026-11-26).
-        let (requestURL, payload, transport): (URL?, Payload, (any HTTPTransport)?)
+        let (requestURL, payload, sender): (URL?, Payload, (any HTTPTransport)?)
         if case .success(let built) = building {
-            (requestURL, payload, transport) = (built.request.url, built.payload, built.transport)
+            (requestURL, payload, sender) = (built.request.url, built.payload, built.sender)
         } else {
             // Nothing to remove: a form is written, and a download's file opened, once the chain
             // runs, and a request that could not be built never reaches it.
-            (requestURL, payload, transport) = (nil, .inRequest, nil)
+            (requestURL, payload, sender) = (nil, .inRequest, nil)
         }
         let context = RequestContext(
             id: id, target: target(of: route), startedAt: metrics.startedAt, attempt: 0, redaction: redaction,
@@ -256,7 +256,7 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
             if let transferred { progress?.finish(total: transferred) }
             var context = context
             context.attempt = attempts
-            let delivery = Response.Delivery(metrics: metrics.finish(), redaction: context.redaction, transport: transport)
+            let delivery = Response.Delivery(metrics: metrics.finish(), redaction: context.redaction, sender: sender)
             context.delivery = delivery
             let result = result.attaching(delivery)
             for plugin in plugins { plugin.didReceive(result, context: context) }
@@ -282,9 +282,9 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
     ) throws(NetworkError) -> BuiltRequest {
         do {
             let (request, body) = try RequestBuilder.makeRequestAndBody(for: endpoint, addingURLParameters: addingURLParameters)
-            let (transport, callbackTransport) = transport(for: route, answering: endpoint.sampleResponse)
+            let (transport, callbackTransport, sender) = transport(for: route, answering: endpoint.sampleResponse)
             return BuiltRequest(
-                request: request, payload: try Payload(body), transport: transport, callbackTransport: callbackTransport,
+                request: request, payload: try Payload(body), transport: transport, callbackTransport: callbackTransport, sender: sender,
                 acceptableStatusCodes: endpoint.acceptableStatusCodes, timeout: timeout ?? endpoint.timeout,
                 cachePolicy: endpoint.isCacheable ? HTTPCache.Policy(endpoint.cachePolicy) : .bypass)
         } catch {
@@ -299,16 +299,17 @@ public final class Router<EndPoint: EndPointType>: NetworkRouter {
 
     /// The real transport, or a stub answering with `sample`, as ``stubBehavior`` decides for
     /// `route`; with the same transport as a ``CallbackTransport`` when it is one, known without
-    /// a dynamic cast per request (the cast was a twentieth of a stubbed request's time).
+    /// a dynamic cast per request (the cast was a twentieth of a stubbed request's time), and as
+    /// a delivered response keeps it (none for a stub, which adds nothing).
     func transport(
         for route: EndPoint, answering sample: @autoclosure () -> StubResponse
-    ) -> (any HTTPTransport, (any CallbackTransport)?) {
+    ) -> (any HTTPTransport, (any CallbackTransport)?, sender: (any HTTPTransport)?) {
         let stub: StubTransport
         switch stubBehavior(route) {
-        case .never: return (transport, callbackTransport)
+        case .never: return (transport, callbackTransport, transport)
         case .immediate: stub = StubTransport(sample())
         case .delayed(let seconds): stub = StubTransport(sample(), delay: seconds)
         }
-        return (stub, stub)
+        return (stub, stub, nil)
     }
 }

@@ -7,17 +7,20 @@ extension Response {
     /// The secrets of ``request`` as it reached the wire (``Redaction/secretsSent(in:)``): its
     /// own, and those of the credential headers its transport added without the router seeing
     /// them (a `Cookie` from the transport's storage, a session's `Authorization`), as the
-    /// transport reports them now (``HTTPTransport/headersAdded(to:)``). A server may repeat
-    /// any of them.
+    /// transport reports them now (``HTTPTransport/headersAdded(to:)``, or for a session of the
+    /// caller's that cannot promise what it adds, what its configuration would add). A server
+    /// may repeat any of them.
     func secretsSent(by redaction: Redaction) -> [String] {
-        guard let added = delivery?.transport?.headersAdded(to: request), !added.isEmpty else {
-            return redaction.secretsSent(in: request)
-        }
-        var sent = request
-        for (name, value) in added where sent.value(forHTTPHeaderField: name) == nil {
-            sent.setValue(value, forHTTPHeaderField: name)
-        }
-        return redaction.secretsSent(in: sent)
+        let own = redaction.secretsSent(in: request)
+        guard let transport = delivery?.sender,
+            let added = transport.headersAdded(to: request) ?? (transport as? URLSessionTransport)?.headersSessionAdds(to: request),
+            !added.isEmpty
+        else { return own }
+        // Apart from the request's own: a session of the caller's replaces a request's `Cookie`
+        // with its storage's, so both may have been seen.
+        var addedOnly = URLRequest(url: URL(fileURLWithPath: "/"))
+        addedOnly.allHTTPHeaderFields = added
+        return Set(own + redaction.secretsSent(in: addedOnly)).sorted { $0.count > $1.count }
     }
 
     /// `text` with ``secretsSent(by:)`` hidden: for what the server said about the request.

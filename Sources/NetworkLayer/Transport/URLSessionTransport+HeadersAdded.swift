@@ -26,6 +26,14 @@ extension URLSessionTransport {
             if session.delegate != nil { return nil }
             if let storage = configuration.urlCredentialStorage, !storage.allCredentials.isEmpty { return nil }
         }
+        return headersSessionAdds(to: request)
+    }
+
+    /// What the session's configuration adds to `request`, whatever its delegate or credential
+    /// storage may add besides: what ``headersAdded(to:)`` returns when it can promise it, and
+    /// what a description hides where a server repeats it when it cannot.
+    package func headersSessionAdds(to request: URLRequest) -> HTTPHeaders {
+        let configuration = session.configuration
         var added: HTTPHeaders = [:]
         // The request's own names are read only for such headers: made into a set on every
         // call, they cost a third of this function on every cache lookup.

@@ -331,6 +331,37 @@ struct SecretsInProducedStringsTests {
     }
 }
 
+/// A session of the caller's with a delegate cannot promise what it adds (`headersAdded(to:)`
+/// is `nil`), yet sends its storage's cookie, over a request's own `Cookie` too: that cookie
+/// is hidden where the server repeats it (helper-31, 2026-11-27).
+@Suite("Secrets a caller's session adds", .needsFixtureServer)
+struct CallersSessionSecretsTests {
+    private final class Watching: NSObject, URLSessionTaskDelegate, @unchecked Sendable {}
+
+    @Test(arguments: [nil, "consent=1"])
+    func itsCookieIsHiddenWhereTheServerRepeatsIt(ownCookie: String?) async throws {
+        let configuration = URLSessionConfiguration.ephemeral
+        let storage = try #require(configuration.httpCookieStorage)
+        let echo = try #require(TestServers.fixture?.appendingPathComponent("echo"))
+        storage.setCookie(
+            try #require(HTTPCookie(properties: [.domain: echo.host ?? "", .path: "/", .name: "sid", .value: "COOKIE-SECRET-88"])))
+        let session = URLSession(configuration: configuration, delegate: Watching(), delegateQueue: nil)
+        defer { session.invalidateAndCancel() }
+        let transport = URLSessionTransport(session: session)
+        #expect(transport.headersAdded(to: URLRequest(url: echo)) == nil, "the session promises what it adds: nothing new is tested")
+        let lines = Lines()
+        let router = Router<TestEndpoint>(
+            transport: transport, callbackQueue: DispatchQueue(label: "tests"),
+            plugins: [NetworkLoggerPlugin(options: [.headers, .bodies], sink: { lines.append($0) })])
+        var endpoint = TestEndpoint.fixture("echo")
+        endpoint.headers = ownCookie.map { ["Cookie": $0] }
+
+        let echoed = try await router.request(endpoint)
+        #expect(echoed.text.contains("COOKIE-SECRET-88"), "the session sent no cookie: the test ran nothing")
+        #expect(!lines.all.joined(separator: "\n").contains("COOKIE-SECRET-88"), "\(lines.all)")
+    }
+}
+
 private enum CookieKind: String, Decodable { case none }
 private struct EchoedCookieHeader: Decodable { let cookie: CookieKind }
 /// The fixture's `/echo`, with the `Cookie` it received read as a closed set of values.
