@@ -38,11 +38,10 @@ extension HTTPCache {
                 remove(stored.key.id)
                 return (response, .network)
             }
-            let credentials = StoredHeaders(storableFieldsOf: response.httpResponse).fields.filter {
-                isCredential(lowercased: $0.lowercasedName, by: pending.redaction)
-            }
+            let update = StoredHeaders(storableFieldsOf: response.httpResponse)
+            let credentials = update.fields.filter { isCredential(lowercased: $0.lowercasedName, by: pending.redaction) }
             let updated = stored.updated(
-                by: response.httpResponse, keepingOut: Set(credentials.map(\.lowercasedName)), requestTime: pending.requestTime,
+                by: update, keepingOut: Set(credentials.map(\.lowercasedName)), requestTime: pending.requestTime,
                 responseTime: now, heuristic: configuration.heuristicFreshness)
             if updated.directives.noStore {
                 remove(stored.key.id)  // the server no longer allows it to be kept

@@ -42,15 +42,14 @@ struct StoredResponse: Sendable {
     /// What it costs in memory: body, headers, and a fixed allowance for the bookkeeping.
     var byteCount: Int { body.count + headers.byteCount + 256 }
 
-    /// The stored response updated by a `304 Not Modified` (RFC 9111 §4.3.4, §3.2): each of the
-    /// 304's headers replaces the stored one, except `Content-Length` (the body did not change),
+    /// The stored response updated by the storable headers of a `304 Not Modified` (RFC 9111
+    /// §4.3.4, §3.2), read once by the caller: each of them replaces the stored one, except `Content-Length` (the body did not change),
     /// those a cache never stores, and those named in `keptOut` (lower-cased). The stored `Age`
     /// goes: the 304 is the new origin answer.
     func updated(
-        by notModified: HTTPURLResponse, keepingOut keptOut: Set<String>, requestTime: Date, responseTime: Date,
+        by update: StoredHeaders, keepingOut keptOut: Set<String>, requestTime: Date, responseTime: Date,
         heuristic: HTTPCache.HeuristicFreshness
     ) -> StoredResponse {
-        let update = StoredHeaders(storableFieldsOf: notModified)
         // One pass, not a `set` per field: each `set` filtered and sorted every stored field.
         let replacing = update.fields.filter { $0.lowercasedName != "content-length" && !keptOut.contains($0.lowercasedName) }
         // A kept-out name goes from what was stored too, rather than keep an older value.

@@ -16,10 +16,13 @@ extension Redaction {
     }
 
     /// The secrets of `request` that ``hidingSecrets(of:in:)`` hides, longest first, to be found
-    /// once and hidden in many texts (``hiding(_:in:)``): finding them parses the body.
-    func secretsSent(in request: URLRequest) -> [String] {
+    /// once and hidden in many texts (``hiding(_:in:)``): finding them parses the body. With
+    /// those of `added`, the headers a transport put on the wire besides the request's own
+    /// (both count: a session may replace the request's `Cookie` with its storage's).
+    func secretsSent(in request: URLRequest, addedHeaders added: HTTPHeaders = [:]) -> [String] {
         var secrets: [String] = []
-        for (name, value) in request.allHTTPHeaderFields ?? [:] where isCredentialHeader(name) {
+        let headers = (request.allHTTPHeaderFields ?? [:]).map { ($0, $1) } + added.map { ($0, $1) }
+        for (name, value) in headers where isCredentialHeader(name) {
             secrets.append(value)
             if let space = value.firstIndex(of: " ") { secrets.append(String(value[value.index(after: space)...])) }
             if name.lowercased() == "cookie" {

@@ -11,16 +11,9 @@ extension Response {
     /// caller's that cannot promise what it adds, what its configuration would add). A server
     /// may repeat any of them.
     func secretsSent(by redaction: Redaction) -> [String] {
-        let own = redaction.secretsSent(in: request)
-        guard let transport = delivery?.sender,
-            let added = transport.headersAdded(to: request) ?? (transport as? URLSessionTransport)?.headersSessionAdds(to: request),
-            !added.isEmpty
-        else { return own }
-        // Apart from the request's own: a session of the caller's replaces a request's `Cookie`
-        // with its storage's, so both may have been seen.
-        var addedOnly = URLRequest(url: URL(fileURLWithPath: "/"))
-        addedOnly.allHTTPHeaderFields = added
-        return Set(own + redaction.secretsSent(in: addedOnly)).sorted { $0.count > $1.count }
+        guard let transport = delivery?.sender else { return redaction.secretsSent(in: request) }
+        let added = transport.headersAdded(to: request) ?? (transport as? URLSessionTransport)?.headersSessionAdds(to: request)
+        return redaction.secretsSent(in: request, addedHeaders: added ?? [:])
     }
 
     /// `text` with ``secretsSent(by:)`` hidden: for what the server said about the request.
