@@ -23,20 +23,8 @@ struct ResponseSizeLimitCallerSessionTests {
             transport: URLSessionTransport(session: session, maximumResponseSize: Self.limit), callbackQueue: DispatchQueue(label: "limit"))
         var endpoint = TestEndpoint.fixture("limits/sized")
         endpoint.task = .requestParameters(bodyParameters: nil, bodyEncoding: .json, urlParameters: ["bytes": 2 * Self.limit])
-        await expectTooLarge(endpoint, through: router)
+        await router.expectTooLarge(endpoint, limit: Self.limit)
         endpoint.task = .requestParameters(bodyParameters: nil, bodyEncoding: .json, urlParameters: ["bytes": Self.limit])
         #expect(try await router.request(endpoint).data.count == Self.limit)
-    }
-
-    private func expectTooLarge(_ endpoint: TestEndpoint, through router: Router<TestEndpoint>) async {
-        do {
-            let response = try await router.request(endpoint)
-            Issue.record("expected responseTooLarge, got \(response.statusCode) with \(response.data.count) bytes")
-        } catch {
-            guard case .responseTooLarge(limit: Self.limit) = error else {
-                Issue.record("expected responseTooLarge(limit: \(Self.limit)), got \(error)")
-                return
-            }
-        }
     }
 }

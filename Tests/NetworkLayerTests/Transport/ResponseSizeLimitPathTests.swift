@@ -30,23 +30,11 @@ struct ResponseSizeLimitPathTests {
         return Router(transport: made, callbackQueue: DispatchQueue(label: "limit"))
     }
 
-    func expectTooLarge(_ endpoint: TestEndpoint, through router: Router<TestEndpoint>) async {
-        do {
-            let response = try await router.request(endpoint)
-            Issue.record("expected responseTooLarge, got \(response.statusCode) with \(response.data.count) bytes")
-        } catch {
-            guard case .responseTooLarge(limit: Self.limit) = error else {
-                Issue.record("expected responseTooLarge(limit: \(Self.limit)), got \(error)")
-                return
-            }
-        }
-    }
-
     @Test(arguments: TestTransport.all)
     func anUploadsEndlessResponseIsStoppedAtTheLimit(_ transport: TestTransport) async throws {
         var endpoint = TestEndpoint.fixture("limits/endless", .post)
         endpoint.task = .uploadData(Data(repeating: 1, count: 1_000))
-        await expectTooLarge(endpoint, through: router(transport))
+        await router(transport).expectTooLarge(endpoint, limit: Self.limit)
     }
 
     @Test(arguments: TestTransport.all)
@@ -55,7 +43,7 @@ struct ResponseSizeLimitPathTests {
         defer { try? FileManager.default.removeItem(at: file) }
         var endpoint = TestEndpoint.fixture("limits/endless")
         endpoint.task = .download(DownloadDestination(file), urlParameters: ["status": 500])
-        await expectTooLarge(endpoint, through: router(transport))
+        await router(transport).expectTooLarge(endpoint, limit: Self.limit)
         #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 }
