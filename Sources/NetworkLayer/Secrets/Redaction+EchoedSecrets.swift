@@ -25,7 +25,7 @@ extension Redaction {
         for (name, value) in headers where isCredentialHeader(name) {
             secrets.append(value)
             if let space = value.firstIndex(of: " ") { secrets.append(String(value[value.index(after: space)...])) }
-            if name.lowercased() == "cookie" {
+            if HeaderName.same(name, "Cookie") {
                 for pair in value.split(separator: ";") {
                     if let equals = pair.firstIndex(of: "=") { secrets.append(String(pair[pair.index(after: equals)...])) }
                 }

@@ -51,7 +51,7 @@ extension Redaction {
     private static func fieldName(in head: Substring) -> String? {
         for line in head.split(whereSeparator: \.isNewline) {
             let fields = line.split(separator: ":", maxSplits: 1)
-            guard fields.count == 2, fields[0].trimmingCharacters(in: .whitespaces).lowercased() == "content-disposition" else {
+            guard fields.count == 2, HeaderName.same(fields[0].trimmingCharacters(in: .whitespaces), "Content-Disposition") else {
                 continue
             }
             return value(of: "name", in: parameters(fields[1]).dropFirst())
