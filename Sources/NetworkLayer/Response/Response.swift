@@ -25,6 +25,9 @@ public struct Response: Sendable, CustomStringConvertible {
     var redaction: Redaction? { delivery?.redaction }
     /// The status and fields, with or without an `HTTPURLResponse` made yet.
     let head: ResponseHead
+    /// Whether the router followed a redirect to get it (set by `RedirectStage`): the cache then
+    /// checks that the last request carried the credentials the first one was looked up with.
+    var redirected = false
 
     /// Whether the router's cache served it: ``CacheOutcome/network`` unless
     /// ``RequestMetrics/cacheOutcome`` says otherwise.

@@ -42,7 +42,9 @@ extension URLSessionTransport {
             added[name] = "\(value)"
         }
         if ownedTransferSession != nil {
-            added["Cookie"] = cookieAdded(to: request)
+            // Only over the configuration's: without a stored cookie the request goes with that
+            // one, and assigning nil would remove it from the key of a user's private answer.
+            if let cookie = cookieAdded(to: request) { added["Cookie"] = cookie }
         } else if configuration.httpShouldSetCookies, let url = request.url,
             let cookie = configuration.httpCookieStorage?.cookieHeaderFoundationSends(for: url)
         {

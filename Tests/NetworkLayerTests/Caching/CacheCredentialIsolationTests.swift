@@ -115,6 +115,23 @@ struct CacheCredentialIsolationTests {
         #expect(second.cacheOutcome == .network)
     }
 
+    /// Found from outside: an owned session's fixed `Cookie` (its configuration's
+    /// `httpAdditionalHeaders`) was dropped from what the transport reports it adds whenever its
+    /// cookie storage had none for the URL, so two users sharing one cache had one key.
+    @Test func aSessionsFixedCookieSeparatesUsersInOneCache() async throws {
+        let key = UUID().uuidString
+        let cache = HTTPCache.inMemory()
+        func router(_ user: String) -> Router<TestEndpoint> {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.httpAdditionalHeaders = ["Cookie": "session=\(user)"]
+            return Router(transport: URLSessionTransport(configuration: configuration), callbackQueue: DispatchQueue(label: "tests"), cache: cache)
+        }
+        #expect(try answer(try await router("alice").request(whoami(key))).cookie == "session=alice")
+        let bob = try await router("bob").request(whoami(key))
+        #expect(try answer(bob).cookie == "session=bob", "bob was given alice's answer from the cache")
+        #expect(bob.cacheOutcome == .network)
+    }
+
     private static func cookie(_ user: String, path: String = "/") -> HTTPCookie? {
         HTTPCookie(properties: [.domain: "127.0.0.1", .path: path, .name: "session", .value: user])
     }
@@ -147,6 +164,71 @@ struct CacheRedirectCredentialTests {
         func headersAdded(to request: URLRequest) -> HTTPHeaders? {
             request.url?.path == "/target" ? ["Cookie": "session=\(user.withLock { $0 })"] : [:]
         }
+    }
+
+    /// A redirect to the same URL that logs the user in on the way (`302` to itself with a
+    /// `Set-Cookie`, a common pattern): the answer comes with a cookie the first request did not
+    /// carry. Found from outside: it was stored under the cookieless key, and served to the next
+    /// anonymous request.
+    final class LogsInOnTheWay: HTTPTransport, @unchecked Sendable {
+        enum State { case anonymous, loggedIn, loggedOut }
+        let state = Locked(State.anonymous)
+
+        func execute(_ request: URLRequest, body: UploadBody?, progress: @escaping TransferProgressHandler) async throws -> StreamedResponse {
+            let url = try #require(request.url)
+            if state.withLock({ $0 }) == .anonymous {
+                state.withLock { $0 = .loggedIn }
+                let response = try #require(
+                    HTTPURLResponse(url: url, statusCode: 302, httpVersion: "HTTP/1.1", headerFields: ["Location": url.absoluteString]))
+                return StreamedResponse(response: response, body: BodyStream(Data()))
+            }
+            let response = try #require(
+                HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Cache-Control": "private, max-age=60"]))
+            return StreamedResponse(response: response, body: BodyStream(Data((headersAdded(to: request)?["Cookie"] ?? "nobody").utf8)))
+        }
+
+        func headersAdded(to request: URLRequest) -> HTTPHeaders? {
+            state.withLock { $0 } == .loggedIn ? ["Cookie": "session=alice"] : [:]
+        }
+    }
+
+    @Test func anAnswerAfterARedirectToTheSameURLThatLoggedInIsNotStoredForTheAnonymousRequest() async throws {
+        let transport = LogsInOnTheWay()
+        let router = Router<TestEndpoint>(transport: transport, callbackQueue: DispatchQueue(label: "tests"), cache: .inMemory())
+        let me = TestEndpoint(baseURL: try #require(URL(string: "https://api.example.invalid")), path: "me")
+        #expect(String(decoding: try await router.request(me).data, as: UTF8.self) == "session=alice")
+        transport.state.withLock { $0 = .loggedOut }
+        let anonymous = try await router.request(me)
+        #expect(anonymous.cacheOutcome == .network)
+        #expect(String(decoding: anonymous.data, as: UTF8.self) == "nobody", "alice's page was served to an anonymous request")
+    }
+
+    /// Without a redirect, an answer that sets a cookie (the transport stores it as the head
+    /// arrives) is still stored under the request's key: the credentials on the wire were those
+    /// of the lookup.
+    final class SetsACookieWithTheAnswer: HTTPTransport, @unchecked Sendable {
+        let loggedIn = Locked(false)
+
+        func execute(_ request: URLRequest, body: UploadBody?, progress: @escaping TransferProgressHandler) async throws -> StreamedResponse {
+            let url = try #require(request.url)
+            loggedIn.withLock { $0 = true }
+            let response = try #require(
+                HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Cache-Control": "max-age=60"]))
+            return StreamedResponse(response: response, body: BodyStream(Data("public".utf8)))
+        }
+
+        func headersAdded(to request: URLRequest) -> HTTPHeaders? {
+            loggedIn.withLock { $0 } ? ["Cookie": "session=alice"] : [:]
+        }
+    }
+
+    @Test func anAnswerWithoutARedirectIsStoredEvenWhenItSetACookie() async throws {
+        let transport = SetsACookieWithTheAnswer()
+        let router = Router<TestEndpoint>(transport: transport, callbackQueue: DispatchQueue(label: "tests"), cache: .inMemory())
+        let page = TestEndpoint(baseURL: try #require(URL(string: "https://api.example.invalid")), path: "page")
+        _ = try await router.request(page)
+        transport.loggedIn.withLock { $0 = false }
+        #expect(try await router.request(page).cacheOutcome == .hit)
     }
 
     @Test func anAnswerReceivedWithOtherCredentialsThanTheFirstRequestsIsNotStored() async throws {

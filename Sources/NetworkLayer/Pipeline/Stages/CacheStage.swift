@@ -38,7 +38,7 @@ struct CacheStage: RequestStage {
             var sent = exchange
             sent.request = request
             let received = try await next(sent)
-            if pending.mayStore, !sameCredentials(received.request, as: pending, through: exchange) {
+            if pending.mayStore, !sameCredentials(received, as: pending, through: exchange) {
                 pending = pending.notStoring()
             }
             let (response, outcome) = cache.complete(pending, with: received)
@@ -49,11 +49,13 @@ struct CacheStage: RequestStage {
         }
     }
 
-    /// Whether `final`, the request that got the answer (another one after a redirect), reached
-    /// the wire with the credentials `pending` is keyed by.
-    private func sameCredentials(_ final: URLRequest, as pending: HTTPCache.Pending, through exchange: Exchange) -> Bool {
+    /// Whether `received` reached the wire with the credentials `pending` is keyed by: without a
+    /// redirect its request is the one looked up; after one, the last request is keyed again,
+    /// even to the same URL (a `302` to itself with a `Set-Cookie` logs the user in on the way).
+    private func sameCredentials(_ received: Response, as pending: HTTPCache.Pending, through exchange: Exchange) -> Bool {
         guard let key = pending.key else { return false }
-        if final.url == key.url { return true }
+        guard received.redirected else { return true }
+        let final = received.request
         guard let added = exchange.transport.headersAdded(to: final),
             let finalKey = cache.requestKey(final, redaction: exchange.context.redaction, addedHeaders: added)
         else { return false }

@@ -11,8 +11,11 @@ struct RedirectStage: RequestStage {
     func send(_ exchange: Exchange, next: @escaping Next) async throws(NetworkError) -> Response {
         var exchange = exchange
         while true {
-            let response = try await next(exchange)
-            guard let redirected = try Self.follow(response, from: exchange, policy: policy) else { return response }
+            var response = try await next(exchange)
+            guard let redirected = try Self.follow(response, from: exchange, policy: policy) else {
+                response.redirected = exchange.redirectCount > 0
+                return response
+            }
             exchange = redirected
         }
     }
