@@ -14,7 +14,10 @@ import FoundationNetworking
 ///   a ``MultiTarget`` never sees your token.
 /// - **Its request goes to an allowed origin** (scheme, host and port). ``origins`` when given;
 ///   otherwise the origin of the URL the router built for the endpoint (its base URL after the
-///   router's mapping), so that a URL changed by another plugin gets nothing.
+///   router's mapping), so that a URL changed by a plugin listed before this one gets nothing.
+///   A plugin listed after it sees the request with the token: list one that changes the URL
+///   (a mirror, a failover host) before this plugin, or move servers with an
+///   ``EndpointMapping`` instead.
 /// - **It stays there.** A redirect that leaves the origin drops the token's header (it is in
 ///   the plugin's ``redaction``); a token in the query stays on the URL it was added to.
 ///

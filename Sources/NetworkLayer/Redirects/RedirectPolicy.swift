@@ -7,9 +7,14 @@
 ///   and the names in the router's ``Router/redaction`` and its plugins') is removed, and a
 ///   redirect that the transport would send one of its own to (a session whose configuration's
 ///   `httpAdditionalHeaders` holds an `Authorization` or a `Cookie`) fails with
-///   `URLError(.userAuthenticationRequired)`, whose description names the header;
+///   `URLError(.userAuthenticationRequired)`, whose description names the header. So does one
+///   to another origin through a transport that cannot say what it adds
+///   (``HTTPTransport/headersAdded(to:)`` is `nil`, such as a wrapper that does not forward it);
 /// - 303, and 301 or 302 after a `POST`, continue with a `GET` without the body; 307 and 308
-///   repeat the method and the body (an upload's file is sent again);
+///   repeat the method and the body (an upload's file is sent again), to another origin too,
+///   and from `https` to `http`, as RFC 9110, browsers and `curl -L` do. A body is not a header:
+///   a login form's password goes with it. Send such requests with `.doNotFollow`, or check the
+///   `Location` yourself, when the server is not fully trusted;
 /// - a redirect to anything but `http` or `https` fails with `URLError(.unsupportedURL)`, and
 ///   one redirect more than ``limit`` with `URLError(.httpTooManyRedirects)`.
 ///

@@ -60,8 +60,10 @@ public protocol HTTPTransport: Sendable {
     /// The router's ``HTTPCache`` keys a response by every credential that reaches the wire, so
     /// it reads these before it answers or stores: a response cached for one user's cookie is
     /// never served to another's. When this is `nil` the cache neither answers nor stores the
-    /// request. The default implementation returns `nil`: a transport of your own that adds
-    /// nothing returns `[:]`, and one that wraps another returns the wrapped one's.
+    /// request, identical requests are not shared (``Router/deduplicatesRequests``), and a
+    /// redirect to another origin is not followed (``RedirectPolicy``). The default
+    /// implementation returns `nil`: a transport of your own that adds nothing returns `[:]`,
+    /// and one that wraps another returns the wrapped one's.
     func headersAdded(to request: URLRequest) -> HTTPHeaders?
 }
 

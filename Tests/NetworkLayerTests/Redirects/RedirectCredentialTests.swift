@@ -92,6 +92,49 @@ struct RedirectCredentialTests {
         #expect((echo["headers"] as? [String: String])?[header.lowercased()]?.contains("sess10n-secret") == true)
     }
 
+    /// A transport of the caller's that wraps one of ours (the shape `HTTPTransport`'s own example
+    /// shows). Found from outside: its `nil` from `headersAdded(to:)` ("cannot tell") was read as
+    /// "adds nothing", and only a bare `URLSessionTransport`'s session headers were seen, so a
+    /// wrapped session's `Authorization` went to the other origin. A transport that cannot say
+    /// what it adds is now not followed across origins; one that says so still is.
+    private struct Wrapping: HTTPTransport {
+        let base: any HTTPTransport
+        let forwardsHeadersAdded: Bool
+
+        func execute(_ request: URLRequest, body: UploadBody?, progress: @escaping TransferProgressHandler) async throws -> StreamedResponse {
+            try await base.execute(request, body: body, progress: progress)
+        }
+        func headersAdded(to request: URLRequest) -> HTTPHeaders? {
+            forwardsHeadersAdded ? base.headersAdded(to: request) : nil
+        }
+        var maximumResponseSize: Int { base.maximumResponseSize }
+    }
+
+    @Test(arguments: ["owned, not forwarding headersAdded", "caller's with a delegate, forwarding headersAdded"])
+    func aWrappedSessionsOwnCredentialStopsARedirectToAnotherOrigin(_ kind: String) async throws {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpAdditionalHeaders = ["Authorization": "Bearer sess10n-secret"]
+        let session = URLSession(configuration: configuration, delegate: SilentDelegate(), delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        let base = kind.hasPrefix("owned") ? URLSessionTransport(configuration: configuration) : URLSessionTransport(session: session)
+        let router = Router<TestEndpoint>(
+            transport: Wrapping(base: base, forwardsHeadersAdded: kind.hasSuffix(", forwarding headersAdded")), callbackQueue: DispatchQueue(label: "tests"))
+        do {
+            let headers = try await echoedHeaders(try crossOrigin(), through: router)
+            Issue.record("the redirect was followed; the other origin saw \(headers["authorization"] ?? "no Authorization")")
+        } catch NetworkError.transport(let error) {
+            #expect(error.code == .userAuthenticationRequired)
+            #expect(error.localizedDescription.contains("headersAdded(to:)"))
+        }
+    }
+
+    @Test func aWrapperThatSaysWhatItAddsIsFollowedToAnotherOrigin() async throws {
+        let router = Router<TestEndpoint>(
+            transport: Wrapping(base: URLSessionTransport(), forwardsHeadersAdded: true), callbackQueue: DispatchQueue(label: "tests"))
+        let headers = try await echoedHeaders(try crossOrigin(), through: router)
+        #expect(headers["authorization"] == nil)
+    }
+
     @Test(arguments: TestTransport.all, [(307, "POST", 11), (308, "POST", 11), (303, "GET", 0), (302, "GET", 0), (301, "GET", 0)])
     func aPOSTRedirectKeepsOrDropsItsBodyAsRFC9110Says(_ transport: TestTransport, redirect: (status: Int, method: String, bodySize: Int)) async throws {
         let (status, method, bodySize) = redirect

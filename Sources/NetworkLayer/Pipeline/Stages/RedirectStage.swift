@@ -51,16 +51,27 @@ struct RedirectStage: RequestStage {
     /// Throws when `redirection` leaves the origin of `previous` and the transport would put a
     /// credential of its own on the next request: a session whose configuration's
     /// `httpAdditionalHeaders` holds an `Authorization` or a `Cookie` sends it on every request,
-    /// and ``Redirection`` can remove only the request's own headers.
+    /// and ``Redirection`` can remove only the request's own headers. A transport that cannot
+    /// say what it adds (`headersAdded(to:)` is `nil`), and whose session cannot be read
+    /// directly, may be such a session wrapped: it is not followed either.
     private static func refuseSessionCredentials(
         across redirection: Redirection, from previous: URLRequest, through exchange: Exchange
     ) throws(NetworkError) {
         guard let current = previous.url, let target = redirection.request.url, !Origin(current).contains(target) else { return }
+        let added = exchange.transport.headersAdded(to: redirection.request)
+        let session = exchange.transport as? URLSessionTransport
+        if added == nil, session == nil {
+            let message =
+                "The server redirected to another origin, and the transport cannot say which headers it adds to a request"
+                + " (its headersAdded(to:) is nil): the redirect is not followed. A transport that wraps another returns the"
+                + " wrapped one's headersAdded(to:); one that adds nothing returns [:]."
+            throw .transport(URLError(.userAuthenticationRequired, userInfo: [NSLocalizedDescriptionKey: message]))
+        }
         // What the transport says it adds, but for the cookies of its storage, which are the
         // target's own; and a session's own headers, which it does not report when it has a
         // delegate or stored credentials, and whose `Cookie` is not its storage's.
-        let reported = (exchange.transport.headersAdded(to: redirection.request) ?? [:]).keys.filter { !HeaderName.same($0, "Cookie") }
-        let sessions = (exchange.transport as? URLSessionTransport)?.sessionHeaderNames ?? []
+        let reported = (added ?? [:]).keys.filter { !HeaderName.same($0, "Cookie") }
+        let sessions = session?.sessionHeaderNames ?? []
         let redaction = exchange.context.redaction
         guard let name = (reported + sessions).sorted().first(where: { redaction.isCredentialHeader($0) }) else { return }
         let message =
