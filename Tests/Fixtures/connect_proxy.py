@@ -3,6 +3,7 @@
 
     CONNECT 127.0.0.1:PORT      "200 Connection established" with an X-Proxy header, then a tunnel
     GET /tunnels                the number of tunnels opened so far, as text
+    GET /last-connect           the lower-cased header names of the last CONNECT, comma-separated
 
 Its answer to CONNECT carries a header of its own, so that a client which takes that answer
 for the origin's response shows it. Run: connect_proxy.py --port 0 --port-file FILE
@@ -11,6 +12,7 @@ import argparse
 import asyncio
 
 tunnels = 0
+last_connect_names = []
 
 
 async def pipe(reader, writer):
@@ -28,7 +30,7 @@ async def pipe(reader, writer):
 
 
 async def handle(reader, writer):
-    global tunnels
+    global tunnels, last_connect_names
     try:
         head = await reader.readuntil(b"\r\n\r\n")
     except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
@@ -41,6 +43,15 @@ async def handle(reader, writer):
         await writer.drain()
         writer.close()
         return
+    if method == "GET" and target == "/last-connect":
+        body = ",".join(last_connect_names).encode()
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body))
+        await writer.drain()
+        writer.close()
+        return
+    if method == "CONNECT":
+        lines = head.decode("latin-1").split("\r\n")[1:]
+        last_connect_names = sorted(line.split(":", 1)[0].strip().lower() for line in lines if ":" in line)
     host, _, port = target.rpartition(":")
     if method != "CONNECT" or host != "127.0.0.1" or not port.isdigit():
         writer.write(b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")

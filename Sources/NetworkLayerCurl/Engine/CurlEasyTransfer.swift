@@ -20,6 +20,9 @@ final class CurlEasyTransfer: @unchecked Sendable {
     let delegate: any CurlTransferDelegate
     private(set) var easy: UnsafeMutableRawPointer?
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// The headers for a proxy only (`Proxy-Authorization`): libcurl sends them with a tunnel's
+    /// `CONNECT` or a plain request to the proxy, and never to an origin.
+    private var proxyHeaderList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private let upload: CurlUploadSource?
 
@@ -86,6 +89,10 @@ final class CurlEasyTransfer: @unchecked Sendable {
         if let headerList {
             curl_slist_free_all(headerList)
             self.headerList = nil
+        }
+        if let proxyHeaderList {
+            curl_slist_free_all(proxyHeaderList)
+            self.proxyHeaderList = nil
         }
     }
 
@@ -212,12 +219,20 @@ final class CurlEasyTransfer: @unchecked Sendable {
         set(CURLOPT_UPLOAD_BUFFERSIZE, try Self.uploadBufferSize(for: request))
 
         // Exactly the request's headers: an empty "Name:" removes a header libcurl would add
-        // on its own (Accept, the form Content-Type of POST mode, Expect: 100-continue).
-        for header in request.headers { try appendHeaderLine(header.name, header.value) }
+        // on its own (Accept, the form Content-Type of POST mode, Expect: 100-continue). A
+        // `Proxy-Authorization` is the proxy's: in CURLOPT_HTTPHEADER it went through the
+        // tunnel to the origin, and never to the proxy.
+        for header in request.headers {
+            try appendHeaderLine(header.name, header.value, forProxy: HeaderName.same(header.name, "Proxy-Authorization"))
+        }
         if !request.hasHeader("Accept") { try appendLiteralHeaderLine("Accept:") }
         if !request.hasHeader("Expect") { try appendLiteralHeaderLine("Expect:") }
         if upload != nil, !request.hasHeader("Content-Type") { try appendLiteralHeaderLine("Content-Type:") }
         check(nlcurl_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, headerList))
+        // Separate (libcurl's default since 7.42.1, set so that no build can mix them): the
+        // request's headers to the origin, the proxy's to the proxy.
+        set(CURLOPT_HEADEROPT, Int(CURLHEADER_SEPARATE))
+        if let proxyHeaderList { check(nlcurl_easy_setopt_pointer(easy, CURLOPT_PROXYHEADER, proxyHeaderList)) }
 
         if let idle = request.idleTimeout {
             // The idle timeout itself is the engine's; this bounds the connection's set-up by it.
@@ -256,7 +271,7 @@ final class CurlEasyTransfer: @unchecked Sendable {
 
     /// Adds `name: value` to the header list, written straight into a C string on the stack,
     /// which libcurl copies: through a Swift string it was one allocation more per header.
-    private func appendHeaderLine(_ name: String, _ value: String) throws {
+    private func appendHeaderLine(_ name: String, _ value: String, forProxy: Bool = false) throws {
         let length = name.utf8.count + 2 + value.utf8.count
         try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length + 1) { line in
             // A slice's initialize returns an index of the whole buffer.
@@ -264,7 +279,7 @@ final class CurlEasyTransfer: @unchecked Sendable {
             end = line[end...].initialize(fromContentsOf: ": ".utf8)
             end = line[end...].initialize(fromContentsOf: value.utf8)
             line[end] = 0
-            try line.withMemoryRebound(to: CChar.self) { try appendHeaderLine($0.baseAddress) }
+            try line.withMemoryRebound(to: CChar.self) { try appendHeaderLine($0.baseAddress, forProxy: forProxy) }
         }
     }
 
@@ -282,11 +297,11 @@ final class CurlEasyTransfer: @unchecked Sendable {
         return try body(UnsafeRawPointer(literal.utf8Start).assumingMemoryBound(to: CChar.self))
     }
 
-    private func appendHeaderLine(_ line: UnsafePointer<CChar>?) throws {
-        guard let list = curl_slist_append(headerList, line) else {
+    private func appendHeaderLine(_ line: UnsafePointer<CChar>?, forProxy: Bool = false) throws {
+        guard let list = curl_slist_append(forProxy ? proxyHeaderList : headerList, line) else {
             throw CurlFailure.error(.unknown, "libcurl ran out of memory.", url: request.redactedURL)
         }
-        headerList = list
+        if forProxy { proxyHeaderList = list } else { headerList = list }
     }
 
     /// Whether this libcurl was built with a default bundle of authorities (CURLOPT_CAINFO) that
