@@ -49,7 +49,10 @@ public struct Redaction: Sendable {
     }
 
     /// ``credentialHeaders`` (`Authorization`, `Proxy-Authorization`, `Cookie`, `X-Api-Key`),
-    /// `Set-Cookie`, and query parameters and form fields named like secrets: `api_key`,
+    /// `Set-Cookie`, the API key and token headers of common services (`X-Auth-Token`,
+    /// `X-Access-Token`, `X-Goog-Api-Key`, `X-Amz-Security-Token`, GitLab's `Private-Token`,
+    /// Azure's `Ocp-Apim-Subscription-Key`), which a redirect to another origin therefore drops
+    /// and the cache keys by, and query parameters and form fields named like secrets: `api_key`,
     /// `apikey`, `key`, `token`, `access_token`, `refresh_token`, `id_token`, `client_secret`,
     /// `secret`, `password`, `signature`, `sig`, and the signature and credentials of a
     /// pre-signed Amazon S3 or Google Cloud Storage URL (`X-Amz-Signature`, `X-Amz-Credential`,
@@ -58,7 +61,10 @@ public struct Redaction: Sendable {
     /// `cURLDescription()`, ``NetworkError/description(includingBody:redaction:)``) has the
     /// values of JSON members and form fields of those names replaced too.
     public static let `default` = Redaction(
-        headers: credentialHeaders.union(["set-cookie"]),
+        headers: credentialHeaders.union([
+            "set-cookie", "x-auth-token", "x-access-token", "x-goog-api-key", "x-amz-security-token", "private-token",
+            "ocp-apim-subscription-key",
+        ]),
         queryParameters: [
             "api_key", "apikey", "key", "token", "access_token", "refresh_token", "id_token",
             "client_secret", "secret", "password", "signature", "sig", "x-amz-signature", "x-amz-credential",
