@@ -32,7 +32,7 @@ struct CurlReusedConnectionTests {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("body.bin")
-        let body = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let body = Data.bytePattern(count: 300_000, step: 31)
         try body.write(to: file)
 
         let transport = CurlTransport()

@@ -21,7 +21,7 @@ struct CurlTransferTests {
 
     @Test(arguments: TestTransport.all)
     func anUploadFromDataSendsItAndReportsEveryByte(_ transport: TestTransport) async throws {
-        let body = Data((0..<1_000_000).map { UInt8(truncatingIfNeeded: $0) })
+        let body = Data.bytePattern(count: 1_000_000)
         var request = fixtureRequest("/upload", method: "POST")
         request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
         let progress = ProgressLog()
@@ -38,7 +38,7 @@ struct CurlTransferTests {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("upload.bin")
-        let body = Data((0..<8_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let body = Data.bytePattern(count: 8_000_000, step: 7)
         try body.write(to: file)
         let progress = ProgressLog()
         let (data, _) = try await CurlTransport().upload(fixtureRequest("/upload", method: "PUT"), body: .file(file), progress: progress.handler)

@@ -62,10 +62,10 @@ extension Reliability {
                 second.task = .requestParameters(bodyParameters: ["text": text], bodyEncoding: .json, urlParameters: nil)
                 body = Data(#"{"text":"\#(text)"}"#.utf8)
             case .uploadData:
-                body = Data((0..<60_000).map { UInt8(truncatingIfNeeded: $0) })
+                body = Data.bytePattern(count: 60_000)
                 second.task = .uploadData(body)
             case .smallFile:
-                body = Data((0..<60_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+                body = Data.bytePattern(count: 60_000, step: 7)
                 let file = folder.appendingPathComponent("body.bin")
                 try body.write(to: file)
                 second.task = .uploadFile(file)

@@ -66,7 +66,7 @@ struct MultipartFormDataTests {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = folder.appendingPathComponent("src.bin")
-        try Data((0..<3_000_000).map { UInt8($0 % 251) }).write(to: source)
+        try Data.bytePattern(count: 3_000_000, modulo: 251).write(to: source)
         var form = MultipartFormData()
         form.append("x", name: "field")
         try form.append(fileAt: source, name: "file", mimeType: "application/x-test")
