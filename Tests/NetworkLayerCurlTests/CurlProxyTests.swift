@@ -18,12 +18,17 @@ import FoundationNetworking
 @Suite("CurlTransport through a proxy", .needsTLSFixture, .serialized)
 struct CurlProxyTests {
     @Test func anHTTPSResponseThroughAProxyIsTheOrigins() async throws {
+        try await runThroughTheProxy("through-a-proxy", test: "throughAProxyWorkload", proof: "PROXY: done")
+    }
+
+    /// Runs the workload `test` in a child process whose environment alone names the proxy for
+    /// https (the proxy's own endpoints go directly, whatever proxy the machine names).
+    private func runThroughTheProxy(_ workload: String, test: String, proof: String) async throws {
         let proxy = try #require(TLSFixture.proxy, "Scripts/test starts the CONNECT proxy")
         try await ChildProcess.expectCleanRun(
-            workload: "through-a-proxy", filter: "CurlProxyTests/throughAProxyWorkload", timeout: 60, proof: "PROXY: done",
+            workload: workload, filter: "CurlProxyTests/\(test)", timeout: 60, proof: proof,
             environment: [
                 "https_proxy": proxy.absoluteString, "HTTPS_PROXY": "", "no_proxy": "", "NO_PROXY": "",
-                // The proxy's own /tunnels goes directly, whatever proxy the machine names.
                 "http_proxy": "", "HTTP_PROXY": "", "all_proxy": "", "ALL_PROXY": "",
             ])
     }
@@ -49,13 +54,7 @@ struct CurlProxyTests {
     /// (every header went to `CURLOPT_HTTPHEADER`, which libcurl sends to the server only), and
     /// never to the proxy it was for. It now goes to the proxy's `CONNECT` alone.
     @Test func aProxyAuthorizationGoesToTheProxyNotToTheOrigin() async throws {
-        let proxy = try #require(TLSFixture.proxy, "Scripts/test starts the CONNECT proxy")
-        try await ChildProcess.expectCleanRun(
-            workload: "proxy-authorization", filter: "CurlProxyTests/proxyAuthorizationWorkload", timeout: 60, proof: "PROXY-AUTH: done",
-            environment: [
-                "https_proxy": proxy.absoluteString, "HTTPS_PROXY": "", "no_proxy": "", "NO_PROXY": "",
-                "http_proxy": "", "HTTP_PROXY": "", "all_proxy": "", "ALL_PROXY": "",
-            ])
+        try await runThroughTheProxy("proxy-authorization", test: "proxyAuthorizationWorkload", proof: "PROXY-AUTH: done")
     }
 
     @Test(.childWorkload("proxy-authorization"))
