@@ -12,10 +12,13 @@ extension Data {
         var data = Data(count: count)
         data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
             guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            // The modulo is decided once, not per byte: an Optional's map per byte is itself a
+            // closure call in a debug build.
+            let divisor = modulo ?? 0
             var index = 0
             while index < count {
                 let value = index &* step
-                base[index] = UInt8(truncatingIfNeeded: modulo.map { value % $0 } ?? value)
+                base[index] = UInt8(truncatingIfNeeded: divisor > 0 ? value % divisor : value)
                 index += 1
             }
         }
