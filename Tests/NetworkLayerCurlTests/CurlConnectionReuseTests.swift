@@ -19,7 +19,7 @@ struct CurlConnectionReuseTests {
     private func connection(_ transport: CurlTransport, _ query: String = "") async throws -> (number: Int, resumed: Bool?) {
         let base = try #require(TLSFixture.url)
         let url = try #require(URL(string: base.absoluteString + "/connection" + query))
-        let (data, response) = try await transport.send(URLRequest(url: url, timeoutInterval: 10))
+        let (data, response) = try await transport.send(URLRequest(url: url, timeoutInterval: TestTiming.requestTimeout))
         #expect(response.statusCode == 200)
         let object = try jsonObject(data)
         return (try #require(object["connection"] as? Int), object["tls_session_reused"] as? Bool)

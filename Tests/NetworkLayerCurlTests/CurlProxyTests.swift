@@ -41,7 +41,7 @@ struct CurlProxyTests {
         let tunnelsBefore = try await tunnels(through: proxy)
         let transport = CurlTransport(configuration: .init(certificateAuthority: .file(authority)))
         let url = try #require(URL(string: origin.absoluteString + "/status/418?body=teapot"))
-        let (data, response) = try await transport.send(URLRequest(url: url, timeoutInterval: 10))
+        let (data, response) = try await transport.send(URLRequest(url: url, timeoutInterval: TestTiming.requestTimeout))
         await transport.shutdown()
         #expect(response.statusCode == 418)
         #expect(response.value(forHTTPHeaderField: "X-Proxy") == nil)
@@ -63,7 +63,7 @@ struct CurlProxyTests {
         let origin = try #require(TLSFixture.url)
         let authority = try #require(TLSFixture.certificateAuthorityFile)
         let transport = CurlTransport(configuration: .init(certificateAuthority: .file(authority)))
-        var request = URLRequest(url: origin.appendingPathComponent("echo"), timeoutInterval: 10)
+        var request = URLRequest(url: origin.appendingPathComponent("echo"), timeoutInterval: TestTiming.requestTimeout)
         request.setValue("Basic cHJveHk6cHc=", forHTTPHeaderField: "Proxy-Authorization")
         request.setValue("yes", forHTTPHeaderField: "X-Visible")
         let (data, _) = try await transport.send(request)
@@ -81,7 +81,7 @@ struct CurlProxyTests {
     private func lastConnect(through proxy: URL) async throws -> [String] {
         let transport = CurlTransport()
         do {
-            let (data, _) = try await transport.send(URLRequest(url: proxy.appendingPathComponent("last-connect"), timeoutInterval: 10))
+            let (data, _) = try await transport.send(URLRequest(url: proxy.appendingPathComponent("last-connect"), timeoutInterval: TestTiming.requestTimeout))
             await transport.shutdown()
             return String(decoding: data, as: UTF8.self).split(separator: ",").map(String.init)
         } catch {
@@ -95,7 +95,7 @@ struct CurlProxyTests {
         let url = proxy.appendingPathComponent("tunnels")
         let transport = CurlTransport()
         do {
-            let (data, _) = try await transport.send(URLRequest(url: url, timeoutInterval: 10))
+            let (data, _) = try await transport.send(URLRequest(url: url, timeoutInterval: TestTiming.requestTimeout))
             await transport.shutdown()
             return Int(String(decoding: data, as: UTF8.self)) ?? -1
         } catch {

@@ -15,7 +15,7 @@ import FoundationNetworking
 struct CurlTLSTests {
     private func request(_ path: String = "/fast") throws -> URLRequest {
         let base = try #require(TLSFixture.url)
-        return URLRequest(url: try #require(URL(string: base.absoluteString + path)), timeoutInterval: 10)
+        return URLRequest(url: try #require(URL(string: base.absoluteString + path)), timeoutInterval: TestTiming.requestTimeout)
     }
 
     private func trusting(pins: [String] = []) throws -> CurlTransport.Configuration {

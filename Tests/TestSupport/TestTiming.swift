@@ -13,6 +13,13 @@ public enum TestTiming {
         return factor
     }()
 
+    /// The deadline of a request that a test expects to be answered, not to time out.
+    ///
+    /// Long, because it only bounds a failure: a loopback request is answered in milliseconds,
+    /// but the parallel phase on a loaded 2-core machine shared with another CI run has held
+    /// requests past a 10 s deadline (2026-11-27), which failed tests that measure no time.
+    public static let requestTimeout: TimeInterval = 30
+
     /// `seconds`, scaled.
     public static func bound(_ seconds: Double) -> Double {
         seconds * factor

@@ -31,12 +31,12 @@ enum TLSFixture {
 }
 
 /// A request to the fixture server (`path` may carry a query).
-func fixtureRequest(_ path: String, method: String = "GET", body: Data? = nil, timeout: TimeInterval = 10) -> URLRequest {
+func fixtureRequest(_ path: String, method: String = "GET", body: Data? = nil, timeout: TimeInterval = TestTiming.requestTimeout) -> URLRequest {
     request(TestServers.fixture, path, method: method, body: body, timeout: timeout)
 }
 
 /// A request to httpbin.
-func httpbinRequest(_ path: String, method: String = "GET", body: Data? = nil, timeout: TimeInterval = 10) -> URLRequest {
+func httpbinRequest(_ path: String, method: String = "GET", body: Data? = nil, timeout: TimeInterval = TestTiming.requestTimeout) -> URLRequest {
     request(TestServers.httpbin, path, method: method, body: body, timeout: timeout)
 }
 

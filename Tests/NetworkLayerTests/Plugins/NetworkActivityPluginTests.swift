@@ -76,12 +76,19 @@ struct NetworkActivityPluginTests {
     @Test func oneActivityPluginCountsTheRequestsOfSeveralRouters() async throws {
         let log = ActivityLog()
         let plugin = NetworkActivityPlugin { change, context in log.record(change, context) }
-        let slow = StubTransport(StubResponse(), delay: 0.3)
-        let first = Router<TestEndpoint>(transport: slow, callbackQueue: DispatchQueue(label: "a"), plugins: [plugin])
-        let second = Router<TestEndpoint>(transport: slow, callbackQueue: DispatchQueue(label: "b"), plugins: [plugin])
+        // Held until the test has seen both in flight: a fixed delay let one request end before
+        // the other began on a loaded machine (CI, stop 42), and the count never reached 2.
+        let released = Locked(false)
+        let held = StubTransport { _ in
+            while !released.withLock({ $0 }) { try await Task.sleep(nanoseconds: 2_000_000) }
+            return StubResponse()
+        }
+        let first = Router<TestEndpoint>(transport: held, callbackQueue: DispatchQueue(label: "a"), plugins: [plugin])
+        let second = Router<TestEndpoint>(transport: held, callbackQueue: DispatchQueue(label: "b"), plugins: [plugin])
         async let one = first.request(.offline())
         async let two = second.request(.offline())
-        #expect(await eventually { plugin.requestsInFlight == 2 })
+        #expect(await eventually(within: 30) { plugin.requestsInFlight == 2 })
+        released.withLock { $0 = true }
         _ = try await (one, two)
         #expect(plugin.requestsInFlight == 0)
     }

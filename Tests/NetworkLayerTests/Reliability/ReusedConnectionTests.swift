@@ -25,7 +25,7 @@ extension Reliability {
             let router = transport.router()
             #expect(try await router.request(.fixture("fast")).statusCode == 200)
 
-            var endpoint = TestEndpoint.fixture("close-before-response", .post, timeout: 10)
+            var endpoint = TestEndpoint.fixture("close-before-response", .post, timeout: TestTiming.requestTimeout)
             endpoint.task = .uploadFile(file)
             let started = Date()
             await #expect {
@@ -50,11 +50,11 @@ extension Reliability {
             let router = transport.router()
             // The first request goes the same way as the second (URLSessionTransport sends
             // uploads on a session of their own), so that the second finds its connection.
-            var first = TestEndpoint.fixture("once-per-connection", .post, timeout: 10)
+            var first = TestEndpoint.fixture("once-per-connection", .post, timeout: TestTiming.requestTimeout)
             first.task = kind == .parameters ? .requestData(Data("first".utf8), contentType: nil) : .uploadData(Data("first".utf8))
             #expect(try await router.request(first).statusCode == 200)
 
-            var second = TestEndpoint.fixture("once-per-connection", .post, timeout: 10)
+            var second = TestEndpoint.fixture("once-per-connection", .post, timeout: TestTiming.requestTimeout)
             let body: Data
             switch kind {
             case .parameters:
@@ -82,7 +82,7 @@ extension Reliability {
         @Test(arguments: TestTransport.all)
         func aRequestWithoutABodyIsSentAgainWhenAKeptAliveConnectionClosesUnanswered(_ transport: TestTransport) async throws {
             let router = transport.router()
-            let endpoint = TestEndpoint.fixture("once-per-connection", timeout: 10)
+            let endpoint = TestEndpoint.fixture("once-per-connection", timeout: TestTiming.requestTimeout)
             #expect(try await router.request(endpoint).statusCode == 200)
             let started = Date()
             let echo = try jsonObject(try await router.request(endpoint).data)
@@ -97,11 +97,11 @@ extension Reliability {
         @Test(arguments: TestTransport.all)
         func aStreamWithABodyOnAKeptAliveConnectionThatClosesUnansweredEndsAtOnce(_ transport: TestTransport) async throws {
             let router = transport.router()
-            var first = TestEndpoint.fixture("once-per-connection", .post, timeout: 10)
+            var first = TestEndpoint.fixture("once-per-connection", .post, timeout: TestTiming.requestTimeout)
             first.task = .uploadData(Data("first".utf8))
             #expect(try await router.request(first).statusCode == 200)
 
-            var second = TestEndpoint.fixture("once-per-connection", .post, timeout: 10)
+            var second = TestEndpoint.fixture("once-per-connection", .post, timeout: TestTiming.requestTimeout)
             let body = Data(repeating: 7, count: 30_000)
             second.task = .requestData(body, contentType: nil)
             let started = Date()

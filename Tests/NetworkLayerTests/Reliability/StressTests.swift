@@ -145,7 +145,7 @@ extension Reliability {
         static func send(_ plans: [Plan], through router: Router<TestEndpoint>, within seconds: TimeInterval) async throws -> Tally {
             let tally = Tally(plans)
             let cursor = Cursor(count: plans.count)
-            let endpoint = TestEndpoint.fixture("/fast", timeout: 10)
+            let endpoint = TestEndpoint.fixture("/fast", timeout: TestTiming.requestTimeout)
             let finished = await withWatchdog(seconds) {
                 await withTaskGroup(of: Void.self) { group in
                     for _ in 0..<inFlight {

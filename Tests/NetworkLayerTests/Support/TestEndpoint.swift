@@ -10,20 +10,20 @@ struct TestEndpoint: EndPointType {
     var httpMethod: HTTPMethod = .get
     var task: HTTPTask = .request
     var headers: HTTPHeaders? = nil
-    var timeout: TimeInterval = 10
+    var timeout: TimeInterval = TestTiming.requestTimeout
     var acceptableStatusCodes: Set<Int> = Set(200..<300)
     var authorizationType: AuthorizationType? = .plugin
 
     static func httpbin(
         _ path: String, _ method: HTTPMethod = .get, task: HTTPTask = .request,
-        headers: HTTPHeaders? = nil, timeout: TimeInterval = 10
+        headers: HTTPHeaders? = nil, timeout: TimeInterval = TestTiming.requestTimeout
     ) -> TestEndpoint {
         TestEndpoint(
             baseURL: TestServers.httpbin ?? URL(fileURLWithPath: "/no-httpbin"), path: path,
             httpMethod: method, task: task, headers: headers, timeout: timeout)
     }
 
-    static func fixture(_ path: String, _ method: HTTPMethod = .get, timeout: TimeInterval = 10) -> TestEndpoint {
+    static func fixture(_ path: String, _ method: HTTPMethod = .get, timeout: TimeInterval = TestTiming.requestTimeout) -> TestEndpoint {
         TestEndpoint(
             baseURL: TestServers.fixture ?? URL(fileURLWithPath: "/no-fixture"), path: path,
             httpMethod: method, timeout: timeout)

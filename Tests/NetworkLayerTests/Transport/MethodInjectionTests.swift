@@ -57,7 +57,7 @@ struct MethodInjectionTests {
     func aHeadRequestWithABodyIsRefusedAtOnce(_ kind: TestTransport) async throws {
         let url = try #require(TestServers.fixture?.appendingPathComponent("status/200"))
         // 10 s, not 3: under the parallel phase's load the fixture took longer than 3 s to answer.
-        var request = URLRequest(url: url, cachePolicy: .useProtocolCachePolicy, timeoutInterval: 10)
+        var request = URLRequest(url: url, cachePolicy: .useProtocolCachePolicy, timeoutInterval: TestTiming.requestTimeout)
         request.httpMethod = "HEAD"
         let transport = kind.make()
         await #expect(throws: RequestBuildingError.bodyNotAllowed(.head)) {
