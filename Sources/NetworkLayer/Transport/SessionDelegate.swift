@@ -50,12 +50,17 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     /// Hands every redirect back as the response: the router follows redirects itself, with one
     /// rule for credentials on every transport (``RedirectPolicy``). FoundationNetworking would
-    /// copy every header, credentials included, into a redirect to another origin.
+    /// copy every header, credentials included, into a redirect to another origin. Not answered
+    /// once the task's call has stopped (``SessionTaskHandler/answerRedirect(_:)``).
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        completionHandler(nil)
+        guard let call = call(for: task) else {
+            completionHandler(nil)
+            return
+        }
+        call.answerRedirect { completionHandler(nil) }
     }
 
     func takeChallengeResponse(for task: ObjectIdentifier) -> HTTPURLResponse? {
@@ -169,6 +174,17 @@ protocol SessionTaskHandler: AnyObject, Sendable {
     /// Ends the request at once: a completion still waiting hears `URLError(.cancelled)`, and
     /// nothing more is written.
     func stop()
+    /// Runs `answer` (which hands FoundationNetworking the answer to the task's redirect) unless
+    /// the handler has stopped, under the lock its stop takes.
+    ///
+    /// FoundationNetworking traps when the answer comes after the task was cancelled ("Received
+    /// callback for HTTP redirection, but we're not waiting for it", HTTPURLProtocol.swift:705),
+    /// and it waits for that answer as long as the redirect sits in the session's delegate queue
+    /// behind other tasks' callbacks: a cancellation or a deadline landing then ended the process
+    /// (CancelDuringRedirectTests). Every cancellation of ours stops the handler first, so under
+    /// that lock the answer is either handed over before the cancellation reaches Foundation's
+    /// work queue, or not at all: the cancelled task then ends without it.
+    func answerRedirect(_ answer: () -> Void)
     /// Whether the handler has ended before its task was made: nothing is made then.
     var isStopped: Bool { get }
     /// The task made for the handler, before it is resumed.

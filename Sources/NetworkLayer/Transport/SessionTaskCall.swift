@@ -70,6 +70,12 @@ final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
         state.withLock { $0.stopped }
     }
 
+    func answerRedirect(_ answer: () -> Void) {
+        state.withLock { state in
+            if !state.stopped { answer() }
+        }
+    }
+
     /// Stops writing at once and delivers `URLError(.cancelled)`: Foundation may still deliver
     /// chunks it had queued after `cancel()`, and a download resumed right away must find the
     /// file as it was left.

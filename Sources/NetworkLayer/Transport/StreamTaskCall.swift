@@ -53,6 +53,12 @@ final class StreamTaskCall: SessionTaskHandler, Sendable {
         head?(.failure(URLError(.cancelled)))
     }
 
+    func answerRedirect(_ answer: () -> Void) {
+        state.withLock { state in
+            if !state.stopped { answer() }
+        }
+    }
+
     /// Whether ``stop()`` was called.
     var isStopped: Bool {
         state.withLock { $0.stopped }

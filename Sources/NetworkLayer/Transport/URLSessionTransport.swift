@@ -63,8 +63,6 @@ public struct URLSessionTransport: HTTPTransport {
     private let owner: SessionOwner?
     /// Why this transport sends nothing (a background configuration), checked once here.
     private let refusal: URLError?
-    /// The task delegate that keeps redirects the router's on a session of the caller's.
-    private let redirectHandback: RedirectHandback?
     /// The storage whose cookies the transport adds itself, for an owned session whose
     /// configuration sets cookies (the session's own setting is turned off).
     private let cookieStorage: HTTPCookieStorage?
@@ -112,7 +110,6 @@ public struct URLSessionTransport: HTTPTransport {
         self.maximumResponseSize = maximumResponseSize
         self.owner = SessionOwner(session: session, transferSession: transferSession, delegate: delegate)
         self.refusal = nil
-        self.redirectHandback = nil
         self.cookieStorage = cookieStorage
     }
 
@@ -133,7 +130,6 @@ public struct URLSessionTransport: HTTPTransport {
         self.maximumResponseSize = maximumResponseSize
         self.owner = nil
         self.refusal = Self.refusal(forIdentifier: session.configuration.identifier)
-        self.redirectHandback = RedirectHandback()
         self.cookieStorage = nil
     }
 
@@ -145,7 +141,6 @@ public struct URLSessionTransport: HTTPTransport {
         self.maximumResponseSize = Self.defaultMaximumResponseSize
         self.owner = nil
         self.refusal = refusal
-        self.redirectHandback = nil
         self.cookieStorage = nil
     }
 
@@ -235,11 +230,10 @@ extension URLSessionTransport: CallbackTransport {
                     body: body, response: response, error: error, challenge: nil, method: method,
                     bodyBytes: Int64(body.count)))
         }
-        if let redirectHandback {
-            task.delegate = redirectHandback
-        }
+        let handback = RedirectHandback()
+        task.delegate = handback
         task.resume()
-        return { task.cancelWithoutWaiting() }
+        return { handback.cancel(task) }
     }
 }
 
