@@ -79,10 +79,10 @@ struct CurlTLSTests {
         request.timeoutInterval = 30
         let value = String(repeating: "v", count: kibibytes * 1024)
         request.setValue(value, forHTTPHeaderField: "X-Large")
-        let started = Date()
+        // No time bound: a head that never went whole would end at the request's deadline with
+        // an error, not with the 200 and the echoed header below.
         let (data, response) = try await withCurlTransport(try trusting()) { try await $0.send(request) }
         #expect(response.statusCode == 200)
-        #expect(Date().timeIntervalSince(started) < 15, "waited for the deadline")
         let headers = try #require(try jsonObject(data)["headers"] as? [String: Any])
         #expect((headers.first { $0.key.lowercased() == "x-large" }?.value as? String)?.count == value.count)
     }

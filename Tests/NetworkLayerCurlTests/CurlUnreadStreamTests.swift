@@ -19,10 +19,10 @@ struct CurlUnreadStreamTests {
                 let streamed = try await transport.execute(fixtureRequest("/bytes/8000000"), body: nil, progress: { _, _ in })
                 #expect(streamed.response.statusCode == 200)
             }
-            let stopped = await eventually(within: 5) { engine.activeTransferCount == 0 }
+            let stopped = await eventually { engine.activeTransferCount == 0 }
             #expect(stopped, "the transfer of a dropped stream still runs: \(engine.activeTransferCount)")
         }
-        let ended = await eventually(within: 5) { weakEngine == nil || weakEngine?.hasThreadEnded == true }
+        let ended = await eventually { weakEngine == nil || weakEngine?.hasThreadEnded == true }
         #expect(ended, "the engine outlived its transport")
     }
 }

@@ -81,10 +81,19 @@ public struct AccessTokenPlugin: PluginType {
         token: @escaping @Sendable () async throws -> String,
         refresh: (@Sendable (_ expired: String) async throws -> String)? = nil
     ) {
+        self.init(placement: placement, origins: origins, token: token, refresh: refresh, failureMemory: TokenStore.failureMemory)
+    }
+
+    /// The plugin, with a failed refresh remembered for `failureMemory` seconds (tests use a
+    /// long one, so that no straggler of a wave outlives it on a loaded machine).
+    init(
+        placement: Placement = .bearer, origins: [URL]? = nil, token: @escaping @Sendable () async throws -> String,
+        refresh: (@Sendable (_ expired: String) async throws -> String)?, failureMemory: TimeInterval
+    ) {
         self.placement = placement
         self.origins = origins
         self.allowed = origins.map { Set($0.map(Origin.init)) }
-        self.store = TokenStore(fetch: token, refresh: refresh)
+        self.store = TokenStore(fetch: token, refresh: refresh, failureMemory: failureMemory)
     }
 
     /// The token's header or query parameter, and `Authorization` (where an endpoint's own
@@ -168,13 +177,19 @@ actor TokenStore {
     private var refreshed: (source: String, token: String)?
     /// The last refresh that failed, so that stragglers of the same 401 wave fail with the
     /// same error instead of starting a refresh of their own. Kept for
-    /// ``TokenStore/failureMemory`` seconds: a later request may try again.
+    /// `failureMemory` seconds (``TokenStore/failureMemory`` unless a test says otherwise): a
+    /// later request may try again.
     private var failedRefresh: (expired: String, error: any Error, at: Date)?
     static let failureMemory: TimeInterval = 2
+    private let failureMemory: TimeInterval
 
-    init(fetch: @escaping @Sendable () async throws -> String, refresh: (@Sendable (String) async throws -> String)?) {
+    init(
+        fetch: @escaping @Sendable () async throws -> String, refresh: (@Sendable (String) async throws -> String)?,
+        failureMemory: TimeInterval
+    ) {
         self.fetch = fetch
         self.refresher = refresh
+        self.failureMemory = failureMemory
     }
 
     /// The token to send now: the source's answer, asked anew for every request, or what the
@@ -194,7 +209,7 @@ actor TokenStore {
         let source = refreshed.map { $0.token == expired ? $0.source : expired } ?? expired
         if let refreshed, refreshed.source == source, refreshed.token != expired { return true }
         if let failedRefresh, failedRefresh.expired == expired,
-            Date().timeIntervalSince(failedRefresh.at) < Self.failureMemory
+            Date().timeIntervalSince(failedRefresh.at) < failureMemory
         {
             throw failedRefresh.error
         }

@@ -55,7 +55,7 @@ final class CacheDiskStoreTests {
             _ = try? HTTPCache(configuration: .init(memoryCapacity: 0, directory: folder, clock: clock.read))
             opened.withLock { $0 = true }
         }.start()
-        let done = await eventually(within: 5) { opened.withLock { $0 } }
+        let done = await eventually { opened.withLock { $0 } }
         if !done {
             // Lets the blocked open(2) return, so the thread ends with the test.
             let writer = open(fifo.path, O_WRONLY | O_NONBLOCK)

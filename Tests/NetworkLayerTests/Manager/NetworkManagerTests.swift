@@ -125,9 +125,17 @@ struct NetworkManagerTests {
         }
         #expect(error.code == .notConnectedToInternet)
 
-        let slow = NetworkManager<TestEndpoint>(router: Router(transport: StubTransport(StubResponse(), delay: 5)))
+        // Cancelled once the transport holds it, never answered (a 5 s stub could answer first
+        // when the test task was held back on a loaded machine).
+        let entered = Locked(false)
+        let held = StubTransport { _ in
+            entered.withLock { $0 = true }
+            try await Task.sleep(nanoseconds: 3_600_000_000_000)
+            return StubResponse()
+        }
+        let slow = NetworkManager<TestEndpoint>(router: Router(transport: held))
         let task = Task { await slow.request(.offline(), as: Movie.self) }
-        try await Task.sleep(nanoseconds: 50_000_000)
+        #expect(await eventually { entered.withLock { $0 } })
         task.cancel()
         guard case .failure(.failed(.cancelled)) = await task.value else {
             Issue.record("expected cancelled")

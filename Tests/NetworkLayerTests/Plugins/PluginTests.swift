@@ -71,12 +71,19 @@ struct PluginTests {
 
     @Test func didReceiveRunsOnceForACancellation() async throws {
         let log = HookLog()
+        // Cancelled once the transport holds it, never answered: a 5 s stub with a cancel 0.1 s
+        // later was answered first when the test task was held back on a loaded machine.
+        let entered = Locked(false)
+        let held = StubTransport { _ in
+            entered.withLock { $0 = true }
+            try await Task.sleep(nanoseconds: 3_600_000_000_000)
+            return StubResponse()
+        }
         let router = Router<TestEndpoint>(
-            transport: StubTransport(StubResponse(), delay: 5), callbackQueue: DispatchQueue(label: "tests"),
-            plugins: [RecordingPlugin("a", log: log)])
+            transport: held, callbackQueue: DispatchQueue(label: "tests"), plugins: [RecordingPlugin("a", log: log)])
         let counter = CompletionCounter()
         let handle = router.request(.offline()) { counter.record($0) }
-        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(await eventually { entered.withLock { $0 } })
         handle.cancel()
         #expect(await eventually { counter.count == 1 })
         try await Task.sleep(nanoseconds: 100_000_000)

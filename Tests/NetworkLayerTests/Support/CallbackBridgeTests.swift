@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import NetworkLayer
 
@@ -39,9 +40,6 @@ struct CallbackBridgeTests {
         }
         #expect(value == 8)
         // The queue lets go of its block just after running it.
-        for _ in 0..<100 where released != nil {
-            try? await Task.sleep(nanoseconds: 10_000_000)
-        }
-        #expect(released == nil, "the operation outlived its request")
+        #expect(await eventually { released == nil }, "the operation outlived its request")
     }
 }
