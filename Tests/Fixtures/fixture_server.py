@@ -53,11 +53,13 @@ Routes (any method unless noted; unknown paths get 404 {"error":"no route"}):
                                 connection is answered: a second one on the same
                                 kept-alive connection is read, then the connection
                                 is closed without a word (a client must re-send it)
-    /connection?delay=MS&close=1
+    /connection?delay=MS&close=1&barrier=KEY&count=N
                                 {"connection": n, "tls_session_reused": bool or null}: n numbers
                                 the connections in the order they sent their first request
                                 here; answers after MS milliseconds (0 by default); close=1
-                                closes the connection after the answer
+                                closes the connection after the answer; with a barrier, no
+                                request of KEY is answered until N of them have arrived (at
+                                most 30 s), so N requests at once need N connections
     /content-length?value=V&body=B   200 with "Content-Length: V" verbatim and body B
     /early-hints                103 Early Hints, then 200 {"ok":true}
     /repeated-headers           200 with X-Repeated twice and two Link fields
@@ -558,12 +560,34 @@ CONNECTION_NUMBERS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 CONNECTION_COUNTER = itertools.count(1)
 
 
+# /connection?barrier=KEY&count=N: how many requests of KEY have arrived, and what they wait on.
+CONNECTION_BARRIERS: "dict[str, list]" = {}
+
+
+async def wait_at_barrier(key, count):
+    entry = CONNECTION_BARRIERS.setdefault(key, [0, asyncio.Event()])
+    entry[0] += 1
+    if entry[0] >= count:
+        entry[1].set()
+    try:
+        await asyncio.wait_for(entry[1].wait(), 30)
+    except asyncio.TimeoutError:
+        pass
+
+
 async def r_connection(req):
     await req.discard_body()
     number = CONNECTION_NUMBERS.get(req.writer)
     if number is None:
         number = next(CONNECTION_COUNTER)
         CONNECTION_NUMBERS[req.writer] = number
+    barrier = req.query.get("barrier")
+    if barrier:
+        try:
+            count = min(max(int(req.query.get("count", "1")), 1), 1000)
+        except ValueError:
+            count = 1
+        await wait_at_barrier(barrier, count)
     try:
         delay = min(max(int(req.query.get("delay", "0")), 0), 10_000)
     except ValueError:

@@ -25,14 +25,19 @@ struct CurlConnectionReuseTests {
         return (try #require(object["connection"] as? Int), object["tls_session_reused"] as? Bool)
     }
 
-    /// Sixteen requests at once, each held by the server long enough to need its own connection.
+    /// Sixteen requests at once, none answered until all sixteen have arrived, so each needs a
+    /// connection of its own: a 100 ms hold let a burst started slowly, on a loaded machine, open
+    /// fewer connections than the next one.
     private func burst(_ transport: CurlTransport) async throws -> Set<Int> {
-        try await withThrowingTaskGroup(of: Int.self) { group in
+        let barrier = UUID().uuidString
+        let numbers = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<16 {
-                group.addTask { try await connection(transport, "?delay=100").number }
+                group.addTask { try await connection(transport, "?barrier=\(barrier)&count=16").number }
             }
             return try await group.reduce(into: Set<Int>()) { $0.insert($1) }
         }
+        #expect(numbers.count == 16, "the burst's connections: \(numbers.sorted())")
+        return numbers
     }
 
     /// libcurl sizes its connection cache to four times the transfers in its multi handle at the

@@ -26,9 +26,12 @@ struct CurlHandleReuseTests {
     @Test func manyAtOnceKeepAtMostTheLimit() async throws {
         let transport = CurlTransport()
         let engine = try transport.engine
+        // None answered until all have arrived: they are in flight at once, each on a handle.
+        let count = CurlEngine.idleHandleLimit + 8
+        let barrier = UUID().uuidString
         try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<(CurlEngine.idleHandleLimit + 8) {
-                group.addTask { try await transport.send(fixtureRequest("/fast")).1.statusCode }
+            for _ in 0..<count {
+                group.addTask { try await transport.send(fixtureRequest("/connection?barrier=\(barrier)&count=\(count)")).1.statusCode }
             }
             for try await status in group { #expect(status == 200) }
         }

@@ -162,12 +162,17 @@ final class CurlEasyTransfer: @unchecked Sendable {
         // thread, and every other transfer, until the lookup returns (4.65 s for one that took
         // 5 s, measured 2026-11-26). Not checked: an older libcurl lacks it and waits as before.
         _ = nlcurl_easy_set_quick_exit(easy)
+        let mayMultiplex = !request.mayPauseForLong && request.url.scheme?.lowercased() == "https"
         set(CURLOPT_HTTP_VERSION, request.mayPauseForLong ? CURL_HTTP_VERSION_1_1 : CURL_HTTP_VERSION_2TLS)
         // While the first connection to an https origin is still negotiating, libcurl does not
         // know whether it will multiplex, and without this opens a connection per transfer: 16
         // requests in flight opened 7 to 16 HTTP/2 connections where one serves them all. Against
         // an HTTP/1.1 server the transfers wait for that one handshake, then open their own.
-        set(CURLOPT_PIPEWAIT, 1)
+        // Only then: over http, or HTTP/1.1 by choice, nothing multiplexes, and libcurl learns it
+        // from the first response, not a handshake, so every request to a new origin waited for
+        // the first one's answer (40 at once to a server that answers none until all 40 arrive
+        // waited until their deadline, CurlHandleReuseTests).
+        set(CURLOPT_PIPEWAIT, mayMultiplex ? 1 : 0)
         // Ask for every encoding this libcurl decodes (gzip, deflate, and br or zstd where it
         // was built with them) and hand the body on decoded, as URLSession does: a 150 KB JSON
         // answer crossed as 11.7 KB against nginx with gzip on. The body limit counts the

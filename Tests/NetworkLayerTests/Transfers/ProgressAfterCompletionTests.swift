@@ -10,36 +10,51 @@ import FoundationNetworking
 /// progress event decided just before a cancellation stopped it reached the callback queue
 /// after the completion: 1 of 12 cancelled downloads in the fresh-clone run at 0d0b255
 /// (`CombinedFeaturesTests`). This transport makes that timing certain: it reports progress
-/// 50 ms after it started, by when the request was cancelled.
+/// once the cancelled request's completion has run.
 @Suite("No progress event after the completion")
 struct ProgressAfterCompletionTests {
     private struct LateReportingTransport: HTTPTransport {
+        /// Set once the first event is reported: the request is cancelled then.
+        let started = Locked(false)
+        /// Signalled by the test's completion; the second event is reported after it.
+        let completed = DispatchSemaphore(value: 0)
+        /// Set once the second event was handed to the router.
+        let reportedLate = Locked(false)
+
         func execute(_ request: URLRequest, body: UploadBody?, progress: @escaping TransferProgressHandler) async throws
             -> StreamedResponse
         {
             progress(1, 4)
-            DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { progress(2, 4) }
-            try await Task.sleep(nanoseconds: 10_000_000_000)
+            started.withLock { $0 = true }
+            DispatchQueue.global().async { [completed, reportedLate] in
+                completed.wait()
+                progress(2, 4)
+                reportedLate.withLock { $0 = true }
+            }
+            try await Task.sleep(nanoseconds: 3_600_000_000_000)
             return try .answering(request, status: 200)
         }
     }
 
     @Test func anEventThatArrivesAfterACancellationsCompletionIsNotHandedOver() async throws {
-        let router = Router<TestEndpoint>(transport: LateReportingTransport(), callbackQueue: DispatchQueue(label: "tests"))
+        let transport = LateReportingTransport()
+        let queue = DispatchQueue(label: "tests")
+        let router = Router<TestEndpoint>(transport: transport, callbackQueue: queue)
         let completed = Locked(false)
         let events = Locked<[TransferProgress]>([])
         let late = Locked(0)
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            let handle = router.request(.offline("upload", .post, task: .uploadData(Data(count: 4)))) { event in
-                events.withLock { $0.append(event) }
-                if completed.withLock({ $0 }) { late.withLock { $0 += 1 } }
-            } completion: { _ in
-                completed.withLock { $0 = true }
-                done.resume()
-            }
-            DispatchQueue.global().asyncAfter(deadline: .now() + 0.01) { handle.cancel() }
+        let handle = router.request(.offline("upload", .post, task: .uploadData(Data(count: 4)))) { event in
+            events.withLock { $0.append(event) }
+            if completed.withLock({ $0 }) { late.withLock { $0 += 1 } }
+        } completion: { _ in
+            completed.withLock { $0 = true }
+            transport.completed.signal()
         }
-        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(await eventually { transport.started.withLock { $0 } })
+        handle.cancel()
+        #expect(await eventually { transport.reportedLate.withLock { $0 } })
+        // Whatever the late event put on the callback queue has run once this returns.
+        queue.sync {}
         #expect(events.withLock { $0.first?.completedBytes } == 1, "the transport's first event: the test ran nothing")
         #expect(late.withLock { $0 } == 0, "events after the completion: \(events.withLock { $0 })")
     }
