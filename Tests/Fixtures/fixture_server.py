@@ -62,6 +62,9 @@ Routes (any method unless noted; unknown paths get 404 {"error":"no route"}):
                                 most 30 s), so N requests at once need N connections
     /content-length?value=V&body=B   200 with "Content-Length: V" verbatim and body B
     /early-hints                103 Early Hints, then 200 {"ok":true}
+    /hostile?kind=K             exact bytes that FoundationNetworking 6.3.1 traps on (helper-35),
+                                then a close: set-cookie-emoji, huge-content-length,
+                                status-line-then-close, chunked-trailer
     /repeated-headers           200 with X-Repeated twice and two Link fields
     /set-cookies?status=N       N (200 by default) with two Set-Cookie fields, the first with an
                                 Expires date (which has a comma): expiring=1 and plain=2
@@ -612,6 +615,31 @@ async def r_content_length(req):
     return CLOSE
 
 
+HOSTILE_ANSWERS = {
+    # "String index is out of bounds" in HTTPCookie's parser (UTF-16 offsets used as characters).
+    "set-cookie-emoji": "HTTP/1.1 200 OK\r\nSet-Cookie: \U0001F600=\r\nContent-Length: 2\r\n"
+                        "Connection: close\r\n\r\nok".encode("utf-8"),
+    # Int64(contentLength) on libcurl's double overflows.
+    "huge-content-length": b"HTTP/1.1 200 OK\r\nContent-Length: 9223372036854775807\r\n"
+                           b"Connection: close\r\n\r\nok",
+    # "Transfer completed, but there's no response." (NativeProtocol.swift:240)
+    "status-line-then-close": b"HTTP/1.1 200 OK\r\n",
+    # A trailer line resets the response FoundationNetworking holds: the same trap.
+    "chunked-trailer": b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                       b"2\r\nok\r\n0\r\nX-T: 1\r\n\r\n",
+}
+
+
+async def r_hostile(req):
+    await req.discard_body()
+    answer = HOSTILE_ANSWERS.get(req.query.get("kind", ""))
+    if answer is None:
+        return json_response(400, {"error": "kind must be one of " + ", ".join(HOSTILE_ANSWERS)})
+    req.writer.write(answer)
+    await req.writer.drain()
+    return CLOSE
+
+
 async def r_early_hints(req):
     await req.discard_body()
     req.writer.write(b"HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n")
@@ -691,6 +719,7 @@ EXACT_ROUTES = {
     "/once-per-connection": r_once_per_connection,
     "/connection": r_connection,
     "/content-length": r_content_length,
+    "/hostile": r_hostile,
     "/early-hints": r_early_hints,
     "/repeated-headers": r_repeated_headers,
     "/set-cookies": r_set_cookies,

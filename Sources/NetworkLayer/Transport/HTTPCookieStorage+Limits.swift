@@ -30,12 +30,18 @@ extension HTTPCookieStorage {
     /// ``CookieLimits/perResponse`` of them, and no new one once the storage holds
     /// ``CookieLimits/stored``. The storage's own accept policy still applies.
     ///
+    /// A value with a character outside ASCII is ignored: RFC 6265's grammar has none in a
+    /// cookie's name or value, and Foundation's parser, which counts UTF-16 units where it
+    /// means characters, cuts such a cookie wrong or traps (`Set-Cookie: 😀=`, "String index
+    /// is out of bounds"), so a server could end the process. Over `URLSessionTransport` the
+    /// fields come joined in one value, which is then ignored whole.
+    ///
     /// - Parameter setCookieValues: The response's `Set-Cookie` field values: each on its own, or
     ///   joined with commas as `HTTPURLResponse` joins them (Foundation's parser tells a date's
     ///   comma from a separator).
     package func store(setCookieValues: [String], from url: URL) {
         var cookies: [HTTPCookie] = []
-        for value in setCookieValues where cookies.count < CookieLimits.perResponse {
+        for value in setCookieValues where cookies.count < CookieLimits.perResponse && value.utf8.allSatisfy({ $0 < 0x80 }) {
             cookies += HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": value], for: url)
         }
         guard !cookies.isEmpty else { return }
