@@ -155,6 +155,13 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let call = transfers.withLock { $0.removeValue(forKey: ObjectIdentifier(task)) }
+        // FoundationNetworking does not tell a delegate-driven task the head of a 301-308, which
+        // it means to follow, and keeps its body; one it cannot follow (no usable `Location`)
+        // ends without an error and with its head only here. Without it the caller heard
+        // `URLError(.badServerResponse)`, status and headers lost (helper-36).
+        if error == nil, let head = task.response as? HTTPURLResponse, (300..<400).contains(head.statusCode) {
+            call?.didReceive(head)
+        }
         call?.complete(error: error, challengeResponse: takeChallengeResponse(for: ObjectIdentifier(task)))
     }
 }

@@ -100,7 +100,8 @@ final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
 
     func didReceive(_ response: URLResponse) {
         let after = state.withLock { state -> FollowUp in
-            guard let http = response as? HTTPURLResponse, !state.stopped else { return .nothing }
+            // The same head again: a redirect handed back is told when it arrives and at the end.
+            guard let http = response as? HTTPURLResponse, !state.stopped, state.response !== http else { return .nothing }
             state.response = http
             do {
                 try state.sink.begin(http)
