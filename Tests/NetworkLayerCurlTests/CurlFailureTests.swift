@@ -80,6 +80,15 @@ struct CurlFailureTests {
         #expect(error.localizedDescription.contains("Could not connect to the server"))
     }
 
+    /// libcurl lets `http/1.1 200 OK` through; the head's reader refused it as "a response header
+    /// line has no colon", which sent the reader to the header lines (helper-36).
+    @Test(.needsFixtureServer)
+    func aStatusLineThatIsNotHTTPSaysSo() async throws {
+        let error = await urlError { try await CurlTransport().send(fixtureRequest("/hostile?kind=lowercase-status-line")) }
+        #expect(error?.code == .badServerResponse)
+        #expect(error?.localizedDescription.contains("status line is malformed") == true, "\(error?.localizedDescription ?? "no error")")
+    }
+
     @Test func aURLThatIsNotHTTPIsUnsupported() async throws {
         let error = await urlError { try await CurlTransport().send(URLRequest(url: URL(fileURLWithPath: "/etc/hostname"))) }
         #expect(error?.code == .unsupportedURL)

@@ -19,7 +19,8 @@ struct Redirection {
     ///
     /// - Parameter redaction: Names the headers removed when the redirect leaves the origin,
     ///   besides those removed always (``Redaction/isCredentialHeader(_:)``).
-    /// - Throws: `URLError(.unsupportedURL)` for a `Location` that is not http or https.
+    /// - Throws: `URLError(.unsupportedURL)` for a `Location` that is not http or https, and
+    ///   `URLError(.badURL)` for one that is no URL or has no host, each saying which.
     static func following(
         _ response: Response, to request: URLRequest, redaction: Redaction
     ) throws(URLError) -> Redirection? {
@@ -27,12 +28,18 @@ struct Redirection {
             let location = response.header("Location"), !location.isEmpty,
             let current = request.url ?? response.httpResponse.url
         else { return nil }
-        guard let target = URL(string: location, relativeTo: current)?.absoluteURL,
-            let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https", target.host != nil
-        else {
+        // Three messages, not one: "not http or https" for `//a b/x` sent the reader after the
+        // scheme, where the host was at fault (helper-36).
+        guard let target = URL(string: location, relativeTo: current)?.absoluteURL else {
+            throw URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: "The server redirected to a Location that is not a valid URL."])
+        }
+        guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw URLError(
                 .unsupportedURL,
                 userInfo: [NSLocalizedDescriptionKey: "The server redirected to a URL that is not http or https."])
+        }
+        guard target.host != nil else {
+            throw URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: "The server redirected to a URL without a host."])
         }
 
         var next = request

@@ -79,6 +79,11 @@ struct CurlResponseHead {
             fields.removeAll(keepingCapacity: true)
             return .proceed
         }
+        // Where a status line must be, anything else (`http/1.1 200 OK`, which libcurl lets
+        // through) is a malformed status line, not a header line without a colon.
+        if status == nil, !line.isEmpty {
+            return .failed("the response's status line is malformed: it does not start with \"HTTP/\"")
+        }
         if line.isEmpty {
             guard let status else { return .failed("the response has no status line") }
             if (100..<200).contains(status) {

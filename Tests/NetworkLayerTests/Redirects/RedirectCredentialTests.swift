@@ -180,6 +180,20 @@ struct RedirectCredentialTests {
         #expect(response.header("Location") == "/echo")
     }
 
+    /// `//a b/x` is no URL; the message said "not http or https", which sent the reader after the
+    /// scheme (helper-36).
+    @Test(arguments: TestTransport.all)
+    func aLocationThatIsNoURLSaysSo(_ transport: TestTransport) async throws {
+        var endpoint = TestEndpoint.fixture("redirect-to")
+        endpoint.task = .requestParameters(bodyParameters: nil, bodyEncoding: .json, urlParameters: ["url": "//a b/x"])
+        await #expect {
+            try await transport.router().request(endpoint)
+        } throws: { error in
+            guard case NetworkError.transport(let urlError) = error else { return false }
+            return urlError.code == .badURL && urlError.localizedDescription.contains("not a valid URL")
+        }
+    }
+
     @Test(arguments: TestTransport.all)
     func aRedirectToAnotherSchemeFails(_ transport: TestTransport) async throws {
         var endpoint = TestEndpoint.fixture("redirect-to")
