@@ -159,8 +159,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         // it means to follow, and keeps its body; one it cannot follow (no usable `Location`)
         // ends without an error and with its head only here. Without it the caller heard
         // `URLError(.badServerResponse)`, status and headers lost (helper-36).
-        if error == nil, let head = task.response as? HTTPURLResponse, (300..<400).contains(head.statusCode) {
-            call?.didReceive(head)
+        if error == nil, let call, !call.hasFinalHead, let head = task.response as? HTTPURLResponse,
+            (300..<400).contains(head.statusCode)
+        {
+            call.didReceive(head)
         }
         call?.complete(error: error, challengeResponse: takeChallengeResponse(for: ObjectIdentifier(task)))
     }
@@ -176,6 +178,8 @@ protocol SessionTaskHandler: AnyObject, Sendable {
     func bodyCannotBeSentAgain()
     func didSend(_ sent: Int64, of total: Int64?)
     func didReceive(_ response: URLResponse)
+    /// Whether a head other than an interim (1xx) one was received.
+    var hasFinalHead: Bool { get }
     func didReceive(_ data: Data)
     func complete(error: (any Error)?, challengeResponse: HTTPURLResponse?)
     /// Ends the request at once: a completion still waiting hears `URLError(.cancelled)`, and

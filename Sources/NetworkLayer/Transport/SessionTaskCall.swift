@@ -100,8 +100,7 @@ final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
 
     func didReceive(_ response: URLResponse) {
         let after = state.withLock { state -> FollowUp in
-            // The same head again: a redirect handed back is told when it arrives and at the end.
-            guard let http = response as? HTTPURLResponse, !state.stopped, state.response !== http else { return .nothing }
+            guard let http = response as? HTTPURLResponse, !state.stopped else { return .nothing }
             state.response = http
             do {
                 try state.sink.begin(http)
@@ -113,6 +112,10 @@ final class SessionTaskCall: SessionTaskHandler, @unchecked Sendable {
             }
         }
         act(on: after)
+    }
+
+    var hasFinalHead: Bool {
+        state.withLock { state in state.response.map { !(100..<200).contains($0.statusCode) } ?? false }
     }
 
     /// What a callback leads to, done once the lock is released.

@@ -93,6 +93,10 @@ final class StreamTaskCall: SessionTaskHandler, Sendable {
         head?(.success(http))
     }
 
+    var hasFinalHead: Bool {
+        state.withLock { $0.response != nil }
+    }
+
     func didReceive(_ data: Data) {
         state.withLock { $0.received += Int64(data.count) }
         _ = buffer.write(data)
