@@ -170,8 +170,8 @@ final class CurlEasyTransfer: @unchecked Sendable {
         // an HTTP/1.1 server the transfers wait for that one handshake, then open their own.
         // Only then: over http, or HTTP/1.1 by choice, nothing multiplexes, and libcurl learns it
         // from the first response, not a handshake, so every request to a new origin waited for
-        // the first one's answer (40 at once to a server that answers none until all 40 arrive
-        // waited until their deadline, CurlHandleReuseTests).
+        // the first one's answer (8 at once to a server that answers none until all 8 arrive
+        // waited until their deadline, CurlConcurrentStartTests).
         set(CURLOPT_PIPEWAIT, mayMultiplex ? 1 : 0)
         // Ask for every encoding this libcurl decodes (gzip, deflate, and br or zstd where it
         // was built with them) and hand the body on decoded, as URLSession does: a 150 KB JSON
