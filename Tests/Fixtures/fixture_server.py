@@ -65,7 +65,8 @@ Routes (any method unless noted; unknown paths get 404 {"error":"no route"}):
     /hostile?kind=K             exact bytes that FoundationNetworking 6.3.1 traps on (helper-35),
                                 then a close: set-cookie-emoji, huge-content-length,
                                 status-line-then-close, location-bad-host, chunked-trailer;
-                                and lowercase-status-line, which it answers
+                                and lowercase-status-line and unasked-switching-protocols,
+                                which it answers
     /repeated-headers           200 with X-Repeated twice and two Link fields
     /set-cookies?status=N       N (200 by default) with two Set-Cookie fields, the first with an
                                 Expires date (which has a comma): expiring=1 and plain=2
@@ -632,6 +633,10 @@ HOSTILE_ANSWERS = {
     # Not a trap: a status line that is not "HTTP/" (RFC 9112 spells it in capitals), which libcurl
     # lets through and FoundationNetworking answers as 200.
     "lowercase-status-line": b"http/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok",
+    # Not a trap: a 101 to a request that asked for no upgrade. libcurl takes it as the final
+    # head (only an upgrade it asked for switches protocols) and reads the rest as its body.
+    "unasked-switching-protocols": b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
+                                   b"Connection: Upgrade\r\n\r\nxxxx",
     # A trailer line resets the response FoundationNetworking holds: the same trap.
     "chunked-trailer": b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
                        b"2\r\nok\r\n0\r\nX-T: 1\r\n\r\n",

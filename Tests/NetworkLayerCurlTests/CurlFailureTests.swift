@@ -89,6 +89,18 @@ struct CurlFailureTests {
         #expect(error?.localizedDescription.contains("status line is malformed") == true, "\(error?.localizedDescription ?? "no error")")
     }
 
+    /// A `101` that no upgrade asked for is the response, as libcurl reads it (the rest of the
+    /// connection is its body) and as FoundationNetworking answers it: the head's reader took it
+    /// for an interim head, and the body that followed failed as "a body without a response
+    /// head" (helper-36).
+    @Test(.needsFixtureServer)
+    func aSwitchingProtocolsNobodyAskedForIsTheResponse() async throws {
+        let (data, response) = try await CurlTransport().send(fixtureRequest("/hostile?kind=unasked-switching-protocols"))
+        #expect(response.statusCode == 101)
+        #expect(response.value(forHTTPHeaderField: "Upgrade") == "websocket")
+        #expect(data == Data("xxxx".utf8))
+    }
+
     @Test func aURLThatIsNotHTTPIsUnsupported() async throws {
         let error = await urlError { try await CurlTransport().send(URLRequest(url: URL(fileURLWithPath: "/etc/hostname"))) }
         #expect(error?.code == .unsupportedURL)

@@ -8,8 +8,9 @@ import FoundationNetworking
 /// head into an `HTTPURLResponse`.
 ///
 /// A transfer can see several heads: interim `1xx` responses (`100 Continue`, `103 Early
-/// Hints`) come before the final one, and only the final one is the response. Lines after the
-/// final head are trailers of a chunked body and are ignored.
+/// Hints`; not `101`, see ``consume(_:url:)``) come before the final one, and only the final
+/// one is the response. Lines after the final head are trailers of a chunked body and are
+/// ignored.
 struct CurlResponseHead {
     /// The most a head may take, so that a server cannot make us buffer without bound.
     static let maximumSize = 256 * 1024
@@ -86,7 +87,10 @@ struct CurlResponseHead {
         }
         if line.isEmpty {
             guard let status else { return .failed("the response has no status line") }
-            if (100..<200).contains(status) {
+            // A 101 is interim only for an upgrade libcurl asked for, which this transport never
+            // does (no h2c, no WebSocket): libcurl then takes it as the final head and the rest
+            // of the connection as its body, and so must we.
+            if (100..<200).contains(status), status != 101 {
                 self.status = nil
                 return .proceed
             }
