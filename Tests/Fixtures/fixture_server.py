@@ -65,8 +65,8 @@ Routes (any method unless noted; unknown paths get 404 {"error":"no route"}):
     /hostile?kind=K             exact bytes that FoundationNetworking 6.3.1 traps on (helper-35),
                                 then a close: set-cookie-emoji, huge-content-length,
                                 status-line-then-close, location-bad-host, chunked-trailer;
-                                and lowercase-status-line and unasked-switching-protocols,
-                                which it answers
+                                and lowercase-status-line, unasked-switching-protocols and
+                                bad-chunk-size, which it answers
     /repeated-headers           200 with X-Repeated twice and two Link fields
     /set-cookies?status=N       N (200 by default) with two Set-Cookie fields, the first with an
                                 Expires date (which has a comma): expiring=1 and plain=2
@@ -637,6 +637,10 @@ HOSTILE_ANSWERS = {
     # head (only an upgrade it asked for switches protocols) and reads the rest as its body.
     "unasked-switching-protocols": b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
                                    b"Connection: Upgrade\r\n\r\nxxxx",
+    # Not a trap: a chunk size that is not hexadecimal (a body the server wrote wrong, which
+    # libcurl reports as a receive error, the code it uses for a lost connection).
+    "bad-chunk-size": b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                      b"zz\r\nok\r\n0\r\n\r\n",
     # A trailer line resets the response FoundationNetworking holds: the same trap.
     "chunked-trailer": b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
                        b"2\r\nok\r\n0\r\nX-T: 1\r\n\r\n",

@@ -101,6 +101,16 @@ struct CurlFailureTests {
         #expect(data == Data("xxxx".utf8))
     }
 
+    /// A chunk size that is not hexadecimal is a body the server wrote wrong: libcurl reports it
+    /// with the code of a lost connection, and the error said "The connection was lost."
+    /// (helper-36).
+    @Test(.needsFixtureServer)
+    func aMalformedChunkedBodyIsTheServersFault() async throws {
+        let error = await urlError { try await CurlTransport().send(fixtureRequest("/hostile?kind=bad-chunk-size")) }
+        #expect(error?.code == .badServerResponse)
+        #expect(error?.localizedDescription.contains("chunked body is malformed") == true, "\(error?.localizedDescription ?? "no error")")
+    }
+
     @Test func aURLThatIsNotHTTPIsUnsupported() async throws {
         let error = await urlError { try await CurlTransport().send(URLRequest(url: URL(fileURLWithPath: "/etc/hostname"))) }
         #expect(error?.code == .unsupportedURL)

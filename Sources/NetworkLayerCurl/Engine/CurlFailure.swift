@@ -16,7 +16,8 @@ enum CurlFailure {
     ///   - headIsComplete: Whether the response's head had arrived whole: before that, two of
     ///     libcurl's codes mean a head that libcurl could not read (see ``malformedHead(_:detail:)``).
     static func error(for code: CURLcode, detail: String, url: URL?, secrets: [String], headIsComplete: Bool) -> URLError {
-        let (urlCode, sentence) = (headIsComplete ? nil : malformedHead(code, detail: detail)) ?? describe(code)
+        let (urlCode, sentence) =
+            (headIsComplete ? nil : malformedHead(code, detail: detail)) ?? malformedBody(code, detail: detail) ?? describe(code)
         var message = sentence
         let cleanDetail = detail.trimmingCharacters(in: .whitespacesAndNewlines)
         if !cleanDetail.isEmpty, !secrets.contains(where: { !$0.isEmpty && cleanDetail.contains($0) }) {
@@ -61,6 +62,16 @@ enum CurlFailure {
         default:
             return nil
         }
+    }
+
+    /// A body libcurl could not read because the server framed it wrong, which it reports with
+    /// the code of a lost connection: `.badServerResponse`, the server's fault, as a malformed
+    /// head and a malformed `Content-Length` are. libcurl 7.88 says which in its message
+    /// only ("Illegal or missing hexadecimal sequence in chunked-encoding", and the other
+    /// chunk errors, all "… in chunked-encoding").
+    private static func malformedBody(_ code: CURLcode, detail: String) -> (URLError.Code, String)? {
+        guard code == CURLE_RECV_ERROR, detail.contains("in chunked-encoding") else { return nil }
+        return (.badServerResponse, "The server's response could not be read: its chunked body is malformed.")
     }
 
     private static func describe(_ code: CURLcode) -> (URLError.Code, String) {
