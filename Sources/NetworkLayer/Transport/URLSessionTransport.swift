@@ -70,14 +70,18 @@ public struct URLSessionTransport: HTTPTransport {
     /// Creates a transport that owns a new session made from `configuration`.
     ///
     /// - Parameters:
-    ///   - configuration: `URLSessionConfiguration.default` unless given.
+    ///   - configuration: The session's configuration. `nil`, the default, is
+    ///     `URLSessionConfiguration.default` with its cookies in ``defaultCookieStorage``: the
+    ///     same on Apple platforms, and on Linux kept in memory rather than written to a file
+    ///     that other programs read. A configuration you give is used as it is, its cookie
+    ///     storage included.
     ///   - maximumResponseSize: The largest response body kept in memory, in bytes after
     ///     decoding; ``HTTPTransport/defaultMaximumResponseSize`` (32 MiB) unless given.
     public init(
-        configuration: URLSessionConfiguration = .default, maximumResponseSize: Int = Self.defaultMaximumResponseSize
+        configuration: URLSessionConfiguration? = nil, maximumResponseSize: Int = Self.defaultMaximumResponseSize
     ) {
         // A copy: URLSession copies its configuration anyway, and the caller's must not change.
-        let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
+        let configuration = configuration.map { ($0.copy() as? URLSessionConfiguration) ?? $0 } ?? Self.defaultConfiguration()
         if let refusal = Self.refusal(forIdentifier: configuration.identifier) {
             self = URLSessionTransport(refusing: refusal)
             return
