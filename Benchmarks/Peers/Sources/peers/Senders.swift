@@ -44,9 +44,11 @@ struct Senders: Sendable {
         let endpoint = FastEndpoint(baseURL: server)
 
         // The raw session is set up as URLSessionTransport() sets up its own (no URLCache, no
-        // credential store, `.default` otherwise, so the same connection limit per host): the
-        // ratio is then the router's cost, not a difference of configuration.
+        // credential store, its cookies where the transport keeps them, `.default` otherwise, so
+        // the same connection limit per host): the ratio is then the router's cost, not a
+        // difference of configuration.
         let configuration = URLSessionConfiguration.default
+        configuration.httpCookieStorage = URLSessionTransport.defaultCookieStorage
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCredentialStorage = nil
