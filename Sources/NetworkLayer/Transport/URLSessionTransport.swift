@@ -39,6 +39,11 @@ import FoundationNetworking
 /// response, 3,000 in the storage, and 150 in one request's `Cookie` header of at most 8,190
 /// bytes. A session of the caller's adds and stores its cookies as Foundation does.
 ///
+/// On Linux an `https` request with a `Proxy-Authorization` header is refused,
+/// `URLError(.userAuthenticationRequired)`, nothing sent: FoundationNetworking would send the
+/// proxy's credentials to the origin server. Give them in the proxy's URL
+/// (`https_proxy=http://user:password@host:port`).
+///
 /// An owned session's tasks are made, resumed and cancelled on a serial queue of the
 /// transport's, in the order asked, never on the caller's thread: on Linux,
 /// FoundationNetworking's `dataTask(with:)` waits for a work queue that every session of the
@@ -190,7 +195,7 @@ extension URLSessionTransport: CallbackTransport {
     /// checked against the limit once it is complete.
     package func start(_ request: URLRequest, completion: @escaping Completion) -> @Sendable () -> Void {
         let request = withStoredCookies(request.withTimeoutFoundationTakes)
-        if let refusal {
+        if let refusal = refusal ?? Self.proxyCredentialRefusal(for: request) {
             completion(.failure(refusal))
             return {}
         }
@@ -243,10 +248,12 @@ extension URLSessionTransport: CallbackTransport {
 
 extension URLSessionTransport {
     /// `request` as FoundationNetworking may be given it: its head checked
-    /// (``URLRequest/validateHead(body:)``), its timeout bounded
+    /// (``URLRequest/validateHead(body:)``), no proxy credential bound for the origin
+    /// (``proxyCredentialRefusal(for:)``), its timeout bounded
     /// (``URLRequest/withTimeoutFoundationTakes``), the stored cookies added.
-    func readyForFoundation(_ request: URLRequest, body: UploadBody? = nil) throws(RequestBuildingError) -> URLRequest {
+    func readyForFoundation(_ request: URLRequest, body: UploadBody? = nil) throws -> URLRequest {
         try request.validateHead(body: body)
+        if let refusal = Self.proxyCredentialRefusal(for: request) { throw refusal }
         return withStoredCookies(request.withTimeoutFoundationTakes)
     }
 
