@@ -48,7 +48,7 @@ struct ProxyCredentialTests {
         Self.expectRefusal(failure)
     }
 
-    @Test(arguments: ["send", "execute", "download"])
+    @Test(arguments: ["send", "execute", "upload", "download"])
     func everyWayIntoTheTransportRefusesIt(_ way: String) async throws {
         var request = URLRequest(url: try Self.httpsFixture("echo"))
         request.setValue("Basic cHJveHk6c2VjcmV0", forHTTPHeaderField: "proxy-authorization")
@@ -58,6 +58,9 @@ struct ProxyCredentialTests {
             switch way {
             case "send": _ = try await transport.send(request)
             case "execute": _ = try await transport.execute(request, body: nil, progress: { _, _ in })
+            case "upload":
+                request.httpMethod = "POST"
+                _ = try await transport.upload(request, body: .data(Data("x".utf8)), progress: { _, _ in })
             default:
                 let file = FileManager.default.temporaryDirectory.appendingPathComponent("proxy-\(UUID().uuidString)")
                 defer { try? FileManager.default.removeItem(at: file) }
