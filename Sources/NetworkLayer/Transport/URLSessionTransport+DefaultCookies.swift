@@ -15,7 +15,9 @@ extension URLSessionTransport {
     /// `release` or `debug` for every program SwiftPM builds. Each of them loads that file and
     /// sends its cookies, so a login cookie with an expiry that one program received reached
     /// the servers of another. (Reading `URLSessionConfiguration.default` still makes
-    /// FoundationNetworking create that folder and load the file; nothing from it is sent.) To keep cookies across launches on Linux, give a configuration whose
+    /// FoundationNetworking create that folder and load the file; nothing from it is sent.)
+    ///
+    /// To keep cookies across launches on Linux, give a configuration whose
     /// `httpCookieStorage` is `HTTPCookieStorage.sharedCookieStorage(forGroupContainerIdentifier:)`
     /// with a name of your app's.
     ///
